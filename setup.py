@@ -1,0 +1,40 @@
+"""Classic nbdev 2 setup.py: every setting comes from settings.ini.
+
+The `pkg_resources` import of nbdev's template is dropped (setuptools >= 81 no longer has it).
+"""
+from configparser import ConfigParser
+from pathlib import Path
+
+import setuptools
+
+cfg = ConfigParser(delimiters=['='])
+cfg.read('settings.ini', encoding='utf-8')
+cfg = cfg['DEFAULT']
+
+requirements = cfg.get('requirements', '').split()
+dev_requirements = cfg.get('dev_requirements', '').split()
+console_scripts = [s.strip() for s in cfg.get('console_scripts', '').split() if s.strip()]
+
+setuptools.setup(
+    name=cfg['lib_name'],
+    version=cfg['version'],
+    description=cfg['description'],
+    long_description=Path('README.md').read_text(encoding='utf-8') if Path('README.md').exists() else '',
+    long_description_content_type='text/markdown',
+    author=cfg['author'],
+    author_email=cfg['author_email'],
+    license='Apache-2.0',
+    keywords=cfg['keywords'].split(),
+    packages=setuptools.find_packages(include=[cfg['lib_path'], cfg['lib_path'] + '.*']),
+    include_package_data=True,
+    package_data={cfg['lib_path']: ['data/**/*', 'data/*']},
+    python_requires='>=' + cfg['min_python'],
+    install_requires=requirements,
+    extras_require={
+        'dev': dev_requirements,
+        # Heavy, optional: the Hugging Face adapter of the perplexity module.
+        'lm': ['torch', 'transformers'],
+    },
+    entry_points={'console_scripts': console_scripts, 'nbdev': [f"{cfg['lib_path']}={cfg['lib_path']}._modidx:d"]},
+    zip_safe=False,
+)
