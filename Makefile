@@ -1,0 +1,38 @@
+# The two commands of the README:
+#   make docs   the main job: environment, install, export, execute every notebook, build the site into _docs/
+#   make test   the tests: nbdev_test over the notebooks and pytest tests/
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: docs test setup system-deps export clean help
+
+help:
+	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
+	@echo "make test   run nbdev_test and pytest (installs everything first)"
+
+$(STAMP): settings.ini setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+system-deps:
+	bash tools/install-system-deps.sh
+
+export: $(STAMP)
+	$(VENV)/bin/nbdev_export
+
+setup: $(STAMP) system-deps export
+
+docs: setup
+	$(PY) tools/build_site.py
+
+test: setup
+	$(VENV)/bin/nbdev_test --n_workers 2
+	$(PY) -m pytest tests -q -p no:cacheprovider
+
+clean:
+	rm -rf _docs _proc build dist *.egg-info
