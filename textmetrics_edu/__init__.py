@@ -9,7 +9,7 @@ __all__ = []
 # %% ../nbs/99_api.ipynb #4f114613
 from .core import (MetricInputError, MetricResult, tokenize, ngrams, ngram_counts, refs_from_streams,
                                   METRICS, COMMANDS)
-from .bleu import (corpus_bleu, sentence_bleu, bleu_statistics, bleu_from_stats, modified_precision,
+from .bleu import (corpus_bleu, sentence_bleu, bleu_statistics, bleu_from_stats, modified_precision, bleu_explorer,
                                   brevity_penalty, effective_ref_length, BLEUResult, BLEUStats)
 from .chrf import corpus_chrf, sentence_chrf, chrf_statistics, CHRFResult
 from .datasets import read_segments, load_wmt22_sample

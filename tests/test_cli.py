@@ -1,0 +1,83 @@
+"The command line as a user runs it: the bundled sample, the real WMT22 files, JSON, segments, explain, errors."
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from textmetrics_edu.cli import main
+from conftest import WMT22_EN_DE, read_lines
+
+EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
+
+
+def run(*args):
+    return subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, timeout=600)
+
+
+def test_no_arguments_prints_the_bundled_sample_table():
+    p = run('score')
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith('bundled sample: WMT22 en-de')
+    assert lines[1].split() == ['system', 'bleu', 'chrf']
+    rows = [l for l in lines[2:] if l and not l.startswith(('bleu:', 'chrf:'))]
+    assert len(rows) >= 3
+    assert any(l.startswith('bleu: BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp') for l in lines)
+
+
+@pytest.mark.parametrize('refset', ['A', 'B', 'all'])
+def test_cli_reproduces_official_scores_on_all_systems(refset, wmt22):
+    refs = {'A': ['ref.A.de'], 'B': ['ref.B.de'], 'all': ['ref.A.de', 'ref.B.de']}[refset]
+    systems = sorted((WMT22_EN_DE / 'sys').glob('*.de'))
+    out = io_main(['score', *systems, '-r', *[WMT22_EN_DE / r for r in refs], '--format', 'json', '--percent'])
+    got = {s['name'].removesuffix('.de'): s['metrics'] for s in out['systems']}
+    assert len(got) == 9
+    for system, m in got.items():
+        assert abs(m['bleu']['score'] - wmt22['official'][system, f'bleu-{refset}']) < 1e-9
+        assert abs(m['chrf']['score'] - wmt22['official'][system, f'chrf-{refset}']) < 1e-9
+
+
+def io_main(argv):
+    import contextlib, io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): status = main([str(a) for a in argv])
+    assert status == 0
+    return json.loads(buf.getvalue())
+
+
+def test_segments_and_explain(tmp_path):
+    h, r = tmp_path / 'h.txt', tmp_path / 'r.txt'
+    h.write_text('the cat sat on the mat\nhello world\n'); r.write_text('the cat sat on a mat\nhello there world\n')
+    out = io_main(['score', h, '-r', r, '--metrics', 'bleu,chrf,chrf++', '--format', 'json', '--segments'])
+    m = out['systems'][0]['metrics']
+    assert m['bleu']['segments'][0] == pytest.approx(sacrebleu.sentence_bleu('the cat sat on the mat', ['the cat sat on a mat']).score / 100)
+    assert len(m['chrf++']['segments']) == 2 and m['chrf++']['signature'].startswith('chrF2++')
+    p = run('score', h, '-r', r, '--explain', 2)
+    assert p.returncode == 0 and 'p_1 = ' in p.stdout and 'BP = ' in p.stdout and 'chrP' in p.stdout
+
+
+def test_metrics_listing():
+    p = run('metrics')
+    assert p.returncode == 0 and 'bleu' in p.stdout and 'chrf' in p.stdout
+
+
+@pytest.mark.parametrize('case', ['missing', 'lines', 'empty', 'latin1', 'unknown_metric', 'explain_range', 'no_refs'])
+def test_errors_are_one_line_and_status_2(tmp_path, case):
+    good = tmp_path / 'good.txt'; good.write_text('a b c\nd e f\n')
+    short = tmp_path / 'short.txt'; short.write_text('a b c\n')
+    empty = tmp_path / 'empty.txt'; empty.write_text('')
+    latin = tmp_path / 'latin.txt'; latin.write_bytes('café\nthé\n'.encode('latin-1'))
+    args = {'missing': ['score', tmp_path / 'nope.txt', '-r', good],
+            'lines': ['score', good, '-r', short],
+            'empty': ['score', empty, '-r', good],
+            'latin1': ['score', latin, '-r', good],
+            'unknown_metric': ['score', good, '-r', good, '--metrics', 'bleurt'],
+            'explain_range': ['score', good, '-r', good, '--explain', 3],
+            'no_refs': ['score', good]}[case]
+    p = run(*args)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert p.stderr.count('\n') == 1 and p.stderr.startswith('textmetrics-edu: error: ')
+    assert 'Traceback' not in p.stderr and p.stdout == ''
