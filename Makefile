@@ -7,7 +7,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test setup system-deps export clean help
+.PHONY: docs test setup system-deps export readme clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
@@ -33,6 +33,9 @@ docs: setup
 test: setup
 	$(VENV)/bin/nbdev_test --n_workers 2
 	$(PY) -m pytest tests -q -p no:cacheprovider
+
+readme: setup
+	$(PY) tools/make_readme.py
 
 clean:
 	rm -rf _docs _proc build dist *.egg-info
