@@ -13,3 +13,4 @@ from .bleu import (corpus_bleu, sentence_bleu, bleu_statistics, bleu_from_stats,
                                   brevity_penalty, effective_ref_length, BLEUResult, BLEUStats)
 from .chrf import corpus_chrf, sentence_chrf, chrf_statistics, CHRFResult
 from .datasets import read_segments, load_wmt22_sample
+from .edit_distance import edit_distance, levenshtein_matrix, render_alignment, EditDistanceResult
