@@ -14,3 +14,4 @@ from .bleu import (corpus_bleu, sentence_bleu, bleu_statistics, bleu_from_stats,
 from .chrf import corpus_chrf, sentence_chrf, chrf_statistics, CHRFResult
 from .datasets import read_segments, load_wmt22_sample
 from .edit_distance import edit_distance, levenshtein_matrix, render_alignment, EditDistanceResult
+from .rouge import corpus_rouge, sentence_rouge, rouge_statistics, rouge_tokenize, RougeResult, RougeStats
