@@ -15,3 +15,5 @@ from .chrf import corpus_chrf, sentence_chrf, chrf_statistics, CHRFResult
 from .datasets import read_segments, load_wmt22_sample
 from .edit_distance import edit_distance, levenshtein_matrix, render_alignment, EditDistanceResult
 from .rouge import corpus_rouge, sentence_rouge, rouge_statistics, rouge_tokenize, RougeResult, RougeStats
+from .wer import (corpus_wer, sentence_wer, corpus_cer, sentence_cer, corpus_mer, sentence_mer, corpus_wil,
+                                 sentence_wil, corpus_wip, sentence_wip, WERResult, Normalizer, sclite_score)
