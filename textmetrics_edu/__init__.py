@@ -13,7 +13,9 @@ from .bleu import (corpus_bleu, sentence_bleu, bleu_statistics, bleu_from_stats,
                                   brevity_penalty, effective_ref_length, BLEUResult, BLEUStats)
 from .chrf import corpus_chrf, sentence_chrf, chrf_statistics, CHRFResult
 from .datasets import read_segments, load_wmt22_sample
+from .significance import paired_test, bootstrap_ci, PairedTestResult
 from .edit_distance import edit_distance, levenshtein_matrix, render_alignment, EditDistanceResult
 from .rouge import corpus_rouge, sentence_rouge, rouge_statistics, rouge_tokenize, RougeResult, RougeStats
 from .wer import (corpus_wer, sentence_wer, corpus_cer, sentence_cer, corpus_mer, sentence_mer, corpus_wil,
                                  sentence_wil, corpus_wip, sentence_wip, WERResult, Normalizer, sclite_score)
+from .ter import corpus_ter, sentence_ter, translation_edit_rate, tercom_tokenize, TERResult
