@@ -1,0 +1,141 @@
+"WER/CER/MER/WIL/WIP against jiwer 4 itself (Earnings-21, random pairs), sclite's expected output, bad input, CLI."
+import json
+import re
+from pathlib import Path
+
+import jiwer
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from textmetrics_edu import (corpus_wer, sentence_wer, corpus_cer, corpus_mer, corpus_wil, corpus_wip, sentence_cer,
+                             sclite_score)
+from textmetrics_edu.core import MetricInputError
+from textmetrics_edu.wer import NUMBERS, BASIC, substitute, lowercase
+from textmetrics_edu.cli import main
+
+DATA = Path(__file__).parent / 'data' / 'asr'
+E21, SCTK = DATA / 'earnings21_subset', DATA / 'sctk_csrnab'
+
+
+@pytest.fixture(scope='module')
+def earnings():
+    refs = {d['file_id']: d['text'] for d in map(json.loads, (E21 / 'references.jsonl').read_text().splitlines())}
+    hyps = {}
+    for d in map(json.loads, (E21 / 'hypotheses.jsonl').read_text().splitlines()):
+        hyps.setdefault(d['system'], {})[d['file_id']] = d['text']
+    return refs, hyps
+
+
+def test_earnings21_every_system_equals_jiwer(earnings):
+    refs, hyps = earnings
+    ids = sorted(refs)
+    assert len(hyps) == 7
+    for system, h in hyps.items():
+        hs, rs = [h[i] for i in ids], [refs[i] for i in ids]
+        o = jiwer.process_words(rs, hs)  # jiwer: reference first
+        r = corpus_wer(hs, rs)
+        assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o.hits, o.substitutions, o.deletions, o.insertions)
+        assert abs(float(r) - o.wer) < 1e-12 and abs(float(corpus_mer(hs, rs)) - o.mer) < 1e-12
+        assert abs(float(corpus_wil(hs, rs)) - o.wil) < 1e-12 and abs(float(corpus_wip(hs, rs)) - o.wip) < 1e-12
+        for i in ids:  # every call on its own (thousands of words each)
+            o1 = jiwer.process_words(refs[i], h[i])
+            r1 = sentence_wer(h[i], refs[i])
+            assert (r1.hits, r1.substitutions, r1.deletions, r1.insertions) == (o1.hits, o1.substitutions, o1.deletions, o1.insertions)
+            assert 'bit-parallel' in r1.algorithm
+
+
+def test_earnings21_normalised_equals_jiwer_on_normalised_text(earnings):
+    refs, hyps = earnings
+    ids = sorted(refs)
+    for system in ('google', 'rev-espnet'):
+        hs, rs = [hyps[system][i] for i in ids], [refs[i] for i in ids]
+        for norm in (BASIC, NUMBERS):
+            assert abs(float(corpus_wer(hs, rs, normalize=norm)) - jiwer.wer([norm(r) for r in rs], [norm(h) for h in hs])) < 1e-12
+
+
+def test_earnings21_cer_one_call(earnings):
+    refs, hyps = earnings
+    i = sorted(refs)[0]
+    o = jiwer.process_characters(refs[i], hyps['amazon'][i])
+    r = sentence_cer(hyps['amazon'][i], refs[i])
+    assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o.hits, o.substitutions, o.deletions, o.insertions)
+    assert abs(float(r) - o.cer) < 1e-12
+
+
+def test_sclite_totals_and_every_utterance():
+    sc = sclite_score(SCTK / 'csrnab.hyp', SCTK / 'csrnab.ref')
+    t = sc['total']
+    assert (t['N'], t['C'], t['S'], t['D'], t['I'], t['Err']) == (1406, 1263, 131, 12, 26, 169)
+    assert round(100 * t['WER'], 1) == 12.0 and round(100 * t['SER'], 1) == 74.5
+    pra = (SCTK / 'sclite_expected' / 'test1.pra').read_text()
+    expected = dict(re.findall(r'id: \((\S+)\)\nScores: \(#C #S #D #I\) (\d+ \d+ \d+ \d+)', pra))
+    assert len(expected) == 51
+    for u, a in sc['utterances'].items():
+        assert tuple(map(int, expected[u].split())) == (a['C'], a['S'], a['D'], a['I']), u
+    # the resolved references are sclite's (REF: lines of test1.pra without the *** fillers)
+    refs_pra = re.findall(r'id: \((\S+)\)\nScores:[^\n]*\nREF:([^\n]*)', pra)
+    for u, line in refs_pra:
+        assert sc['utterances'][u]['ref'] == [w.lower() for w in line.split() if not set(w) <= {'*'}], u
+
+
+def test_sclite_per_speaker_wer():
+    sc = sclite_score(SCTK / 'csrnab.hyp', SCTK / 'csrnab.ref')
+    expected = {'4t0': 18.6, '4t1': 7.2, '4t2': 11.1}  # test1.sys, Err column
+    for spk, err in expected.items():
+        us = [a for u, a in sc['utterances'].items() if u.startswith(spk)]
+        e = sum(a['S'] + a['D'] + a['I'] for a in us) / sum(a['N'] for a in us)
+        assert round(100 * e, 1) == err
+
+
+text = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat', 'Cat', 'a,', 'x y']), max_size=14).map(' '.join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.tuples(text, text), min_size=1, max_size=4))
+def test_random_corpora_vs_jiwer(pairs):
+    hs, rs = [h for h, _ in pairs], [r for _, r in pairs]
+    o = jiwer.process_words(rs, hs)
+    r = corpus_wer(hs, rs)
+    assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o.hits, o.substitutions, o.deletions, o.insertions)
+    for ours, theirs in ((r.wer, o.wer), (r.mer, o.mer), (r.wil, o.wil), (r.wip, o.wip)):
+        assert abs(ours - theirs) < 1e-12
+    oc = jiwer.process_characters(rs, hs)
+    assert abs(float(corpus_cer(hs, rs)) - oc.cer) < 1e-12
+
+
+@settings(max_examples=150, deadline=None)
+@given(text, text)
+def test_properties(x, y):
+    assert float(sentence_wer(x, x)) == 0.0
+    w = sentence_wer(x, y)
+    assert w.hits + w.substitutions + w.deletions == w.ref_len and w.hits + w.substitutions + w.insertions == w.hyp_len
+    assert 0 <= w.mer <= 1 and 0 <= w.wil <= 1 and abs(w.wil + w.wip - 1) < 1e-12
+    if w.ref_len: assert w.mer <= w.wer or w.wer == 0 or w.insertions == 0 or w.mer <= 1
+
+
+def test_normalisation_is_explicit_and_composable():
+    assert float(sentence_wer('Hello, World', 'hello world')) == 1.0  # jiwer default: case and punctuation count
+    assert float(sentence_wer('Hello, World', 'hello world', normalize='basic')) == 0.0
+    rule = lowercase + substitute({"i'll": 'i will'})
+    assert float(sentence_wer("I'll go", 'i will go', normalize=rule)) == 0.0
+    assert float(sentence_wer('it was 25%', 'it was twenty five percent', normalize='numbers')) == 0.0
+    assert float(sentence_wer('A B', 'a b', normalize=str.lower)) == 0.0
+
+
+def test_bad_input():
+    cases = [(lambda: corpus_wer('a b', ['a b']), 'bare str'), (lambda: corpus_wer([], []), 'empty'),
+             (lambda: corpus_wer(['a'], ['a', 'b']), '1 hypotheses'), (lambda: corpus_wer([None], ['a']), '`hyps[0]` is None'),
+             (lambda: corpus_wer(['a'], [5]), '`refs[0]`'), (lambda: corpus_wer(['a'], [['a', 'b']]), 'exactly one'),
+             (lambda: sentence_wer('a', 'a', normalize='nope'), '`normalize`'), (lambda: sentence_wer(3, 'a'), '`hyp`')]
+    for f, msg in cases:
+        with pytest.raises(MetricInputError, match=re.escape(msg)): f()
+
+
+def test_cli(tmp_path, capsys):
+    (tmp_path / 'h.txt').write_text('the cat sat on mat today\nhello world\n')
+    (tmp_path / 'r.txt').write_text('the cat sat on the mat\nhello there world\n')
+    assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '--metrics', 'wer,cer,mer,wil,wip',
+                 '--segments', '--explain', '2']) == 0
+    out = capsys.readouterr().out
+    assert 'REF:' in out and 'HYP:' in out and '0.3333' in out
+    assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), str(tmp_path / 'r.txt'), '--metrics', 'wer']) == 2
