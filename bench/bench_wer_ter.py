@@ -1,0 +1,74 @@
+"""Time WER (all Earnings-21 systems, whole calls) against jiwer 4 and TER (all 9 WMT22 en-de systems, reference A)
+against sacreBLEU 2.6.0, in the same run, and print ours/theirs. Bars: WER <= 2.0 x jiwer, TER <= 1.0 x sacreBLEU.
+
+    .venv/bin/python bench/bench_wer_ter.py [--repeat 3] [--ter-systems 9]
+"""
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import jiwer
+from sacrebleu.metrics import TER
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from textmetrics_edu import corpus_wer, corpus_ter  # noqa: E402
+
+
+def best_of(f, repeat):
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter(); out = f(); ts.append(time.perf_counter() - t0)
+    return min(ts), out
+
+
+def lines(p):
+    t = Path(p).read_text(encoding='utf-8').split('\n')
+    return t[:-1] if t[-1] == '' else t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--repeat', type=int, default=3)
+    ap.add_argument('--ter-systems', type=int, default=9)
+    a = ap.parse_args()
+
+    e = ROOT / 'tests/data/asr/earnings21_subset'
+    refs = {d['file_id']: d['text'] for d in map(json.loads, (e / 'references.jsonl').read_text().splitlines())}
+    hyps = {}
+    for d in map(json.loads, (e / 'hypotheses.jsonl').read_text().splitlines()):
+        hyps.setdefault(d['system'], {})[d['file_id']] = d['text']
+    ids = sorted(refs)
+    ours_t = theirs_t = 0.0
+    print(f"WER, Earnings-21 subset ({len(hyps)} systems x {len(ids)} calls), best of {a.repeat}")
+    for s, h in hyps.items():
+        hs, rs = [h[i] for i in ids], [refs[i] for i in ids]
+        to, o = best_of(lambda: corpus_wer(hs, rs), a.repeat)
+        tj, j = best_of(lambda: jiwer.wer(rs, hs), a.repeat)
+        assert abs(float(o) - j) < 1e-12
+        ours_t += to; theirs_t += tj
+        print(f"  {s:22} WER {100 * float(o):6.2f}  ours {to * 1000:7.1f} ms  jiwer {tj * 1000:7.1f} ms  ratio {to / tj:5.2f}")
+    wer_ratio = ours_t / theirs_t
+    print(f"WER total: ours {ours_t:.3f} s, jiwer {theirs_t:.3f} s, ratio ours/jiwer = {wer_ratio:.2f} (bar <= 2.0)")
+
+    w = ROOT / 'tests/data/mt/wmt22_en-de'
+    ref_a = lines(w / 'ref.A.de')
+    systems = sorted((w / 'sys').glob('*.de'))[:a.ter_systems]
+    ours_t = theirs_t = 0.0
+    print(f"\nTER, WMT22 en-de ({len(systems)} systems x {len(ref_a)} segments, reference A), best of 1")
+    for f in systems:
+        hs = lines(f)
+        to, o = best_of(lambda: corpus_ter(hs, ref_a), 1)
+        ts, t = best_of(lambda: TER().corpus_score(hs, [ref_a]), 1)
+        assert abs(100 * float(o) - t.score) < 1e-9
+        ours_t += to; theirs_t += ts
+        print(f"  {f.stem:18} TER {t.score:6.2f}  ours {to:6.2f} s  sacreBLEU {ts:6.2f} s  ratio {to / ts:5.2f}")
+    ter_ratio = ours_t / theirs_t
+    print(f"TER total: ours {ours_t:.2f} s, sacreBLEU {theirs_t:.2f} s, ratio ours/sacreBLEU = {ter_ratio:.2f} (bar <= 1.0)")
+    print(f"\nSUMMARY wer_ratio={wer_ratio:.2f} ter_ratio={ter_ratio:.2f}")
+
+
+if __name__ == '__main__':
+    main()
