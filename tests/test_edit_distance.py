@@ -79,3 +79,16 @@ def test_weighted_and_bad_input():
                    (lambda: edit_distance('a', 'b', algorithm='fast'), '`algorithm`'),
                    (lambda: edit_distance([['x']], ['a'], level='tokens'), 'not hashable')]:
         with pytest.raises(MetricInputError, match=msg): f()
+
+
+def test_explorer_widget_and_renderer():
+    import matplotlib
+    matplotlib.use('Agg')
+    from textmetrics_edu import alignment_explorer, render_explorer_html
+    ex = alignment_explorer('the cat sat on the mat', 'on the mat the cat sat')
+    assert 'TER 0.1667' in ex.output.value and '<img' in ex.output.value
+    ex.controls['hyp'].value = 'the cat sat on the mat'
+    assert 'WER 0.0000' in ex.output.value
+    ex.controls['level'].value = 'char'
+    assert 'CER 0.0000' in ex.output.value
+    assert '&lt;script&gt;' in render_explorer_html('<script>x</script>', 'y', plot=False)
