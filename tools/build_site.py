@@ -1,0 +1,728 @@
+#!/usr/bin/env python
+"""Build the documentation site into `_docs/` (`make docs` runs this with `.venv/bin/python`).
+
+    .venv/bin/python tools/build_site.py [--workers N] [--no-export]
+
+1. Export the package from the notebooks (`nbdev_export`).
+2. Execute every notebook of `nbs/` with nbclient (kernel `python3` of this environment, working directory the
+   notebook's folder, widget state saved), in parallel. Any error stops the build with the notebook and the cell.
+3. Process each executed notebook with nbdev's own processors (what `nbdev_proc_nbs` does, called in-process so
+   that nbdev does not try to install Quarto or pip-install the package) into `_proc/`. `#| export` cells are
+   shown as code (folded "Exported source", as nbdev does for `#| exports`) followed by their `show_doc`.
+4. With `quarto` on PATH: render `_proc/` with Quarto from `_quarto.yml` into `_docs/` (nbdev's `nbdev_docs`
+   path) and stop. Otherwise render every processed notebook with nbconvert's HTMLExporter into a static site
+   with the same pages, titles and sidebar, keeping the saved widget state; require.js, the Jupyter widget
+   manager (`@jupyter-widgets/html-manager`) and MathJax are copied from `node_modules/` (npm, `package.json`)
+   into `_docs/_static/`, so no page makes a request outside the site.
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WIDGET_STATE = 'application/vnd.jupyter.widget-state+json'
+NODE = ROOT / 'node_modules'
+# What the site vendors from node_modules (see package.json): (source, destination under _docs/_static)
+VENDORED = {
+    'require': ('requirejs/require.js', 'require.js'),
+    'widgets': ('@jupyter-widgets/html-manager/dist', 'widgets'),
+    'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
+}
+CALLOUTS = {'note': 'Note', 'warning': 'Warning', 'tip': 'Tip', 'important': 'Important', 'caution': 'Caution'}
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Notebooks and frontmatter
+# ----------------------------------------------------------------------------------------------------------------
+def find_notebooks(nbs: Path) -> list[Path]:
+    "Every notebook nbdev would document: `*.ipynb` under `nbs/`, skipping names and folders starting with `_` or `.`"
+    res = []
+    for p in sorted(nbs.rglob('*.ipynb')):
+        rel = p.relative_to(nbs)
+        if any(part.startswith(('_', '.')) for part in rel.parts): continue
+        res.append(p)
+    return res
+
+
+def page_name(rel: Path) -> Path:
+    "The page a notebook becomes (nbdev/Quarto: numeric prefix dropped, `.html`): `01_bleu.ipynb` -> `bleu.html`"
+    return rel.with_name(re.sub(r'^\d+[a-zA-Z0-9]*_', '', rel.name.lower())).with_suffix('.html')
+
+
+def _source(cell) -> str:
+    s = cell.get('source', '')
+    return ''.join(s) if isinstance(s, list) else (s or '')
+
+
+_dir_re = re.compile(r'^\s*#\s*\|\s?(.*?)\s*$')
+
+
+def split_directives(src: str) -> tuple[dict, str]:
+    "Leading `#| key: value` / `#| key` lines of a code cell -> (dict, remaining source)"
+    lines, dirs, i = src.splitlines(True), {}, 0
+    while i < len(lines):
+        m = _dir_re.match(lines[i])
+        if not m:
+            if lines[i].strip() == '': i += 1; continue
+            break
+        body = m.group(1)
+        if ':' in body:
+            k, v = body.split(':', 1)
+            dirs[k.strip()] = v.strip().strip('"\'')
+        elif body: dirs[body.split()[0]] = ' '.join(body.split()[1:])
+        i += 1
+    return dirs, ''.join(lines[i:])
+
+
+def notebook_frontmatter(nb) -> dict:
+    "Frontmatter of an unprocessed notebook (raw YAML cell or `# Title` / `> description` markdown), as nbdev reads it"
+    from nbdev.frontmatter import _fm2dict, _md2dict
+    fm = {}
+    for c in nb.cells:
+        if c.cell_type == 'raw': fm.update(_fm2dict(_source(c)) or {})
+        elif c.cell_type == 'markdown' and 'title' not in fm:
+            d = _md2dict(_source(c))
+            if d: fm.update(d)
+    return fm
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Worker: execute with nbclient, then process with nbdev (runs in a separate process per notebook)
+# ----------------------------------------------------------------------------------------------------------------
+def _cell_label(nb, idx) -> str:
+    c = nb.cells[idx]
+    n_code = sum(1 for x in nb.cells[:idx + 1] if x.cell_type == 'code')
+    head = '\n'.join('    ' + l for l in _source(c).splitlines()[:6])
+    return f'cell {idx} (code cell #{n_code}):\n{head}'
+
+
+def site_filters():
+    "nbdev's FilterDefaults with two processors made tolerant (the notebook has already run top to bottom)"
+    import warnings
+    from nbdev import processors as P
+
+    class exec_show_docs_tolerant(P.exec_show_docs):
+        """nbdev re-runs imports, exported cells and show_doc cells to render `show_doc`; a cell that mixes imports
+        with code using earlier variables fails there (nbdev's FAQ). nbclient already ran it: only show_doc may fail."""
+        def __call__(self, cell):
+            keep = None if cell.cell_type != 'code' or P._is_showdoc(cell) else cell.get('outputs', [])
+            try: super().__call__(cell)
+            except Exception:
+                if keep is None: raise
+                self.k.exc = None
+            if keep is not None: cell.outputs = keep   # nbclient's outputs (and widget views) stay
+
+    class mv_exports_safe(P.mv_exports):
+        "nbdev's `mv_exports`, without the IndexError when an `exports` cell is the notebook's last cell"
+        def begin(self):
+            cells = self.nb.cells
+            for cell in reversed([c for c in cells if c.cell_type == 'code' and 'exports' in c.directives_]):
+                idx = cell.idx_
+                if idx + 1 < len(cells) and getattr(cells[idx + 1], 'has_sd', 0):
+                    doccell, srccell = cells.pop(idx + 1), cells.pop(idx)
+                    cells[idx:idx] = [doccell, srccell]
+
+    swap = {P.exec_show_docs: exec_show_docs_tolerant, P.mv_exports: mv_exports_safe}
+
+    class SiteFilters(P.FilterDefaults):
+        def base_procs(self): return [swap.get(p, p) for p in super().base_procs()]
+    warnings.filterwarnings('ignore', message='Found cells containing imports and other code')
+    return SiteFilters()
+
+
+def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
+    """Execute notebook `src` (nbclient, widget state stored) and write nbdev's processed version to `proc_dir`.
+    Returns a dict: ok, src, dst, seconds, error (text naming the cell)."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    t0 = time.time()
+    src = Path(src)
+    rel = src.relative_to(ROOT / 'nbs')
+    out = {'src': str(rel), 'ok': False}
+    nb = nbformat.read(src, as_version=4)
+    fm = notebook_frontmatter(nb)
+    from nbdev.config import get_config
+    tst_flags = set((get_config().get('tst_flags', '') or '').split())
+    for c in nb.cells:
+        if c.cell_type != 'code': continue
+        dirs, _ = split_directives(_source(c))
+        if str(dirs.get('eval', '')).lower() == 'false' or tst_flags & set(dirs):
+            c.metadata.setdefault('tags', []).append('skip-execution')   # as nbdev_test does: not run, shown
+    if not str(fm.get('skip_exec', '')).lower() in ('true', '1', 'yes'):
+        client = NotebookClient(nb, timeout=timeout, kernel_name='python3', allow_errors=False,
+                                extra_arguments=['--IPKernelApp.log_level=ERROR'],   # no "running over TCP" noise
+                                store_widget_state=True, record_timing=False,
+                                skip_cells_with_tag='skip-execution',
+                                resources={'metadata': {'path': str(src.parent)}})
+        try:
+            client.execute()
+        except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
+            idx = next((i for i, c in enumerate(nb.cells) if c.cell_type == 'code'
+                        and any(o.get('output_type') == 'error' for o in c.get('outputs', []))), None)
+            if idx is None and isinstance(e, (CellTimeoutError, DeadKernelError)):
+                idx = max((i for i, c in enumerate(nb.cells) if c.cell_type == 'code' and c.get('outputs')),
+                          default=None)
+            where = _cell_label(nb, idx) if idx is not None else 'unknown cell'
+            msg = re.sub(r'\x1b\[[0-9;]*[A-Za-z]', '', str(e)).strip().splitlines()   # no ANSI colours
+            out['error'] = f'nbs/{rel}: {where}\n' + '\n'.join(msg[-25:])
+            out['seconds'] = time.time() - t0
+            return out
+    for c in nb.cells:
+        if 'tags' in c.metadata and 'skip-execution' in c.metadata.tags: c.metadata.tags.remove('skip-execution')
+    widgets = nb.metadata.pop('widgets', None)   # execnb 0.1 cannot round-trip some widget state (jslink)
+
+    # nbdev's processing, as nbdev_proc_nbs / serve_drv.exec_nb do, but on the executed notebook
+    from execnb.nbio import dict2nb, nb2dict
+    os.chdir(src.parent)
+    os.environ['IN_TEST'] = '1'
+    try:
+        for c in nb.cells:   # show exported code (folded, like nbdev's `#| exports`) with its show_doc
+            if c.cell_type == 'code':
+                c.source = re.sub(r'^(\s*#\s*\|\s*)export(\s*$|\s+\S)', r'\1exports\2', _source(c),
+                                  count=1, flags=re.MULTILINE)
+        pnb = dict2nb(json.loads(nbformat.writes(nb)))
+        pnb['path_'] = str(src)
+        try:
+            site_filters()(pnb)
+        except Exception as e:
+            out['error'] = f'nbs/{rel}: nbdev processing failed: {e}\n{traceback.format_exc(limit=3)}'
+            return out
+    finally:
+        os.environ.pop('IN_TEST', None)
+    res = nb2dict(pnb)
+    res.get('metadata', {}).pop('widgets', None)
+    if widgets and widgets.get(WIDGET_STATE, {}).get('state'): res['metadata']['widgets'] = widgets
+    dst = Path(proc_dir) / rel
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+    out.update(ok=True, dst=str(dst), seconds=time.time() - t0)
+    return out
+
+
+def run_notebooks(notebooks: list[Path], proc: Path, workers: int, timeout: int) -> list[dict]:
+    "Execute and process all notebooks, `workers` at a time (largest first); returns the failures"
+    order = sorted(notebooks, key=lambda p: -p.stat().st_size)
+    results, failures = [], []
+    ctx = get_context('spawn')
+    sys.path.insert(0, str(Path(__file__).parent))
+    import build_site   # workers find the function by module name, not via __main__
+    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx) as ex:
+        futs = {ex.submit(build_site.execute_and_process, str(p), str(proc), timeout): p for p in order}
+        for f in as_completed(futs):
+            p = futs[f]
+            try: r = f.result()
+            except Exception as e:
+                r = {'src': str(p.relative_to(ROOT / 'nbs')), 'ok': False,
+                     'error': f'nbs/{p.relative_to(ROOT / "nbs")}: worker crashed: {e!r}'}
+            if r['ok']: log(f'  executed {r["src"]:<28} {r["seconds"]:6.1f} s')
+            else:
+                log(f'  FAILED   {r["src"]}')
+                failures.append(r)
+            results.append(r)
+    return failures
+
+
+def report(failures):
+    log('\nbuild_site: FAILED: notebook execution raised in ' + ', '.join(f'nbs/{r["src"]}' for r in failures) + '\n')
+    for r in failures: log(r['error'] + '\n')
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Quarto path
+# ----------------------------------------------------------------------------------------------------------------
+def sidebar_contents(nbs: Path, rels: list[Path]):
+    "Quarto `website.sidebar.contents`: from nbs/sidebar.yml if present, else notebook order with index first"
+    import yaml
+    yml = nbs / 'sidebar.yml'
+    if yml.exists():
+        d = yaml.safe_load(yml.read_text()) or {}
+        sb = (d.get('website') or {}).get('sidebar') or {}
+        if isinstance(sb, list): sb = sb[0] if sb else {}
+        contents = sb.get('contents')
+        if contents: return contents, True
+    order = sorted(rels, key=lambda r: (r.parent.as_posix(), not r.stem == 'index', r.name))
+    res = []
+    for r in order:
+        if r.parent == Path('.'): res.append(r.as_posix())
+        else:
+            sec = next((s for s in res if isinstance(s, dict) and s.get('_dir') == r.parent.as_posix()), None)
+            if sec is None:
+                sec = {'section': re.sub(r'^\d+_', '', r.parent.name), 'contents': [], '_dir': r.parent.as_posix()}
+                res.append(sec)
+            sec['contents'].append(r.as_posix())
+    return res, False
+
+
+def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
+    import yaml
+    from nbdev.config import get_config
+    from nbdev.quarto import _nbdev_yml
+    cfg = get_config()
+    for f in nbs.rglob('*'):   # what proc_nbs copies: every other file of nbs/
+        rel = f.relative_to(nbs)
+        if f.is_dir() or f.suffix == '.ipynb' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
+            continue
+        (proc / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, proc / rel)   # follows the _quarto.yml symlink
+    vals = {k: cfg[k] for k in ['title', 'description', 'branch', 'git_url', 'doc_host', 'doc_baseurl']}
+    vals['doc_path'] = cfg.doc_path.name
+    if not (proc / 'nbdev.yml').exists(): (proc / 'nbdev.yml').write_text(_nbdev_yml.format(**vals))
+    if not (proc / 'sidebar.yml').exists():
+        contents, _ = sidebar_contents(nbs, rels)
+        for s in contents:
+            if isinstance(s, dict): s.pop('_dir', None)
+        (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
+    log('rendering with Quarto ...')
+    subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
+    shutil.rmtree(docs, ignore_errors=True)
+    shutil.move(str(proc / cfg.doc_path.name), str(docs))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Static site with nbconvert
+# ----------------------------------------------------------------------------------------------------------------
+SITE_CSS = r"""
+/* textmetrics_edu offline site: layout around nbconvert's JupyterLab styles (tools/build_site.py) */
+:root { --site-primary: #2780e3; --site-sidebar-w: 250px; --site-toc-w: 220px; --site-navbar-h: 52px; }
+html { scroll-padding-top: calc(var(--site-navbar-h) + 12px); }
+body.site { margin: 0; padding: 0 !important; background: #fff; overflow-y: auto;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; font-size: 16px; }
+.site-navbar { position: sticky; top: 0; z-index: 1000; height: var(--site-navbar-h); display: flex; align-items: center;
+  gap: 1rem; padding: 0 1.25rem; background: var(--site-primary); color: #fff; box-shadow: 0 1px 3px rgba(0,0,0,.2); }
+.site-navbar a { color: #fff; text-decoration: none; }
+.site-navbar .site-brand { font-size: 1.2rem; font-weight: 600; }
+.site-navbar .site-tagline { font-size: .85rem; opacity: .85; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.site-layout { display: grid; grid-template-columns: var(--site-sidebar-w) minmax(0, 1fr) var(--site-toc-w);
+  gap: 1.5rem; max-width: 1500px; margin: 0 auto; align-items: start; }
+.site-sidebar, .site-toc { position: sticky; top: calc(var(--site-navbar-h) + 1rem); max-height: calc(100vh - var(--site-navbar-h) - 2rem);
+  overflow-y: auto; padding: 1rem .5rem 1rem 1rem; font-size: .9rem; }
+.site-sidebar ul, .site-toc ul { list-style: none; margin: 0; padding: 0; }
+.site-sidebar li { margin: 0; }
+.site-sidebar a { display: block; padding: .3rem .6rem; border-radius: 4px; color: #343a40; text-decoration: none; }
+.site-sidebar a:hover { background: #f0f4fa; }
+.site-sidebar a.active { color: var(--site-primary); font-weight: 600; background: #e9f2fc; }
+.site-sidebar .site-section { margin-top: .8rem; padding: .2rem .6rem; font-weight: 600; color: #555;
+  text-transform: uppercase; font-size: .75rem; letter-spacing: .04em; }
+.site-sidebar .site-section + ul { padding-left: .5rem; }
+.site-toc { border-left: 1px solid #e5e5e5; padding-left: 1rem; }
+.site-toc .site-toc-title { font-weight: 600; margin-bottom: .4rem; }
+.site-toc a { display: block; padding: .15rem 0; color: #555; text-decoration: none; }
+.site-toc li.toc-h3 a { padding-left: .8rem; font-size: .85em; }
+.site-toc a:hover { color: var(--site-primary); }
+main.site-content { min-width: 0; padding: 1.5rem 0 4rem 0; }
+.site-title-block { margin: 0 0 1.5rem 0; padding-bottom: 1rem; border-bottom: 1px solid #e5e5e5; }
+.site-title-block h1.title { font-size: 2.2rem; margin: 0 0 .5rem 0; }
+.site-title-block .description { font-size: 1.15rem; color: #555; margin: 0; }
+.site-footer { color: #888; font-size: .8rem; margin-top: 3rem; border-top: 1px solid #eee; padding-top: .8rem; }
+/* cells: no prompts, Quarto-like code blocks */
+.jp-Cell { padding: 0 !important; margin: 0 0 .9rem 0; }
+.jp-InputPrompt, .jp-OutputPrompt { display: none !important; }
+.jp-InputArea-editor { border: none !important; background: #f6f8fa !important; border-radius: 4px; }
+.jp-InputArea-editor .highlight pre { padding: .6rem .8rem !important; }
+.jp-OutputArea-output pre { padding: .2rem .8rem; }
+.jp-RenderedHTMLCommon { padding-right: 0 !important; }
+.jp-MarkdownCell .jp-RenderedHTMLCommon { font-size: 1rem; line-height: 1.6; }
+.jp-RenderedHTMLCommon table { margin: .6rem 0; }
+.jp-RenderedHTMLCommon blockquote { border-left: 4px solid #d0d7de; background: #fafbfc; padding: .4rem 1rem; margin: .8rem 0; color: #333; }
+details.code-fold > summary { cursor: pointer; color: #555; font-size: .9rem; margin-bottom: .3rem; }
+/* callouts, as Quarto draws them */
+.callout { border: 1px solid #dee2e6; border-left: 5px solid var(--callout-color, #0d6efd); border-radius: 4px;
+  margin: 1rem 0; padding: 0 1rem .2rem 1rem; background: #fff; }
+.callout > .callout-title { margin: 0 -1rem .5rem -1rem; padding: .4rem 1rem; font-weight: 600;
+  background: var(--callout-bg, #eef4fd); }
+.callout > .callout-title p { margin: 0; }
+.callout-note { --callout-color: #0d6efd; --callout-bg: #e7f0fe; }
+.callout-tip { --callout-color: #198754; --callout-bg: #e8f3ee; }
+.callout-warning { --callout-color: #ffc107; --callout-bg: #fff8e1; }
+.callout-important { --callout-color: #dc3545; --callout-bg: #fbe9eb; }
+.callout-caution { --callout-color: #fd7e14; --callout-bg: #fff1e6; }
+/* show_doc blocks */
+.jp-RenderedMarkdown hr { border: none; border-top: 1px solid #e5e5e5; }
+mjx-container[display="true"] { overflow-x: auto; overflow-y: hidden; }
+@media (max-width: 1100px) { .site-layout { grid-template-columns: var(--site-sidebar-w) minmax(0, 1fr); } .site-toc { display: none; } }
+@media (max-width: 760px) { .site-layout { display: block; } .site-sidebar { position: static; max-height: none; }
+  .site-navbar .site-tagline { display: none; } main.site-content { padding: 1rem; } }
+"""
+
+TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_mathjax -%}
+<script>
+window.MathJax = {
+  tex: {inlineMath: [['$', '$'], ['\\(', '\\)']], displayMath: [['$$', '$$'], ['\\[', '\\]']],
+        processEscapes: true, processEnvironments: true, tags: 'ams'},
+  options: {enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore'},
+  loader: {load: []},
+  svg: {fontCache: 'global'}
+};
+</script>
+<script src="{{ resources.mathjax_url }}" defer></script>
+<script>
+// The widget manager typesets with MathJax 2's API (MathJax.Hub.Queue): map it onto MathJax 3.
+document.addEventListener('DOMContentLoaded', function () {
+  var MJ = window.MathJax;
+  if (!MJ || MJ.Hub || !MJ.startup) return;
+  function then(f) { MJ.startup.promise = MJ.startup.promise.then(f).catch(function (e) { console.warn(e); }); }
+  MJ.Hub = {
+    Config: function () {},
+    Queue: function () {
+      for (var i = 0; i < arguments.length; i++) {
+        var a = arguments[i];
+        if (Array.isArray(a) && a[0] === 'Typeset') {
+          (function (el) { then(function () { return MJ.typesetPromise(el ? [el] : undefined); }); })(a[2]);
+        } else if (typeof a === 'function') { then(a); }
+      }
+    }
+  };
+});
+</script>
+{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{% block extra_css %}
+<link rel="stylesheet" href="{{ resources.site.prefix }}_static/site.css">
+{%- if resources.site.styles %}
+<link rel="stylesheet" href="{{ resources.site.prefix }}styles.css">
+{%- endif %}
+{% endblock extra_css %}
+{%- block body_header -%}
+<body class="jp-Notebook site" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
+<nav class="site-navbar"><a class="site-brand" href="{{ resources.site.prefix }}index.html">{{ resources.site.site_title | e }}</a>
+<span class="site-tagline">{{ resources.site.site_description | e }}</span></nav>
+<div class="site-layout">
+<aside class="site-sidebar" aria-label="Pages">{{ resources.site.sidebar }}</aside>
+<main class="site-content">
+<header class="site-title-block"><h1 class="title">{{ resources.site.title | e }}</h1>
+{%- if resources.site.description %}<p class="description">{{ resources.site.description | e }}</p>{% endif %}</header>
+{%- endblock body_header -%}
+{% block body_footer %}
+<footer class="site-footer">{{ resources.site.footer | e }}</footer>
+</main>
+<nav class="site-toc" aria-label="On this page">@@SITE_TOC@@</nav>
+</div>
+</body>
+{% endblock body_footer %}
+{% block input_group -%}
+{%- if cell.metadata.get('site_fold') -%}
+<details class="code-fold"{% if cell.metadata.get('site_fold_open') %} open{% endif %}><summary>{{ cell.metadata.site_fold | e }}</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
+"""
+
+_fence_open = re.compile(r'^(\s*):::+\s*\{([^}]*)\}\s*$|^(\s*):::+\s*([\w-]+)\s*$')
+_fence_close = re.compile(r'^\s*:::+\s*$')
+
+
+def convert_fenced_divs(md: str) -> str:
+    "Quarto/pandoc fenced divs (`:::{.callout-note}` ... `:::`) -> HTML divs that keep their markdown content"
+    out, stack, lines, i = [], [], md.splitlines(), 0
+    while i < len(lines):
+        line = lines[i]
+        m = _fence_open.match(line)
+        if m:
+            attrs = m.group(2) if m.group(2) is not None else '.' + m.group(4)
+            classes = re.findall(r'\.([\w-]+)', attrs)
+            ident = re.search(r'#([\w-]+)', attrs)
+            kv = dict(re.findall(r'([\w-]+)="([^"]*)"', attrs))
+            callout = next((c[len('callout-'):] for c in classes if c.startswith('callout-')), None)
+            idattr = f' id="{html.escape(ident.group(1))}"' if ident else ''
+            if callout:
+                title = kv.get('title')
+                if title is None and i + 1 < len(lines) and re.match(r'^\s*#{1,6}\s+\S', lines[i + 1]):
+                    title = re.sub(r'^\s*#{1,6}\s+', '', lines[i + 1]).strip(); i += 1
+                if title is None: title = CALLOUTS.get(callout, callout.title())
+                out += ['', f'<div class="callout {" ".join(html.escape(c) for c in classes)}"{idattr}>',
+                        '<div class="callout-title">', '', title, '', '</div>', '']
+            else:
+                out += ['', f'<div class="{" ".join(html.escape(c) for c in classes)}"{idattr}>', '']
+            stack.append(True)
+        elif _fence_close.match(line) and stack:
+            stack.pop()
+            out += ['', '</div>', '']
+        else: out.append(line)
+        i += 1
+    out += ['', '</div>', ''] * len(stack)
+    return '\n'.join(out)
+
+
+def prepare_for_html(nb, title_fallback: str) -> dict:
+    "Turn a processed notebook into what nbconvert should show; returns its frontmatter"
+    import yaml
+    fm = {}
+    cells = []
+    for c in nb.cells:
+        src = _source(c)
+        if c.cell_type == 'raw':
+            m = re.match(r'^---\s*\n(.*?)\n---\s*$', src.strip(), flags=re.DOTALL)
+            if m and not fm:
+                fm = yaml.safe_load(m.group(1)) or {}
+                continue
+            continue   # other raw cells are not shown (Quarto passes them to its output format)
+        if c.cell_type == 'markdown':
+            if not src.strip() or src.strip().startswith('<!-- WARNING: THIS FILE WAS AUTOGENERATED'): continue
+            c.source = convert_fenced_divs(src)
+            cells.append(c)
+            continue
+        dirs, code = split_directives(src)
+        c.source = code.rstrip()
+        tags = c.metadata.setdefault('tags', [])
+        if str(dirs.get('include', '')).lower() == 'false': continue
+        if str(dirs.get('echo', '')).lower() == 'false' or not c.source.strip(): tags.append('remove_input')
+        if str(dirs.get('output', '')).lower() == 'false': tags.append('remove_output')
+        if dirs.get('code-fold') and str(dirs['code-fold']).lower() != 'false':
+            c.metadata['site_fold'] = dirs.get('code-summary') or 'Code'
+            c.metadata['site_fold_open'] = str(dirs['code-fold']).lower() == 'show'
+        if 'remove_input' in tags and (not c.get('outputs') or 'remove_output' in tags): continue
+        cells.append(c)
+    nb.cells = cells
+    fm.setdefault('title', title_fallback)
+    nb.metadata['title'] = str(fm['title'])
+    return fm
+
+
+def render_sidebar(contents, pages: dict, current: str, prefix: str, listed_all: bool) -> str:
+    "HTML list for the sidebar; `pages` maps notebook rel path (posix) -> (html rel path, title)"
+    seen = set()
+
+    def item(entry):
+        if isinstance(entry, str):
+            key = entry if entry in pages else next((k for k in pages if Path(k).with_suffix('').as_posix() ==
+                                                      Path(entry).with_suffix('').as_posix()), None)
+            if key is None: return ''
+            seen.add(key)
+            href, title = pages[key]
+            cls = ' class="active" aria-current="page"' if href == current else ''
+            return f'<li><a href="{prefix}{href}"{cls}>{html.escape(str(title))}</a></li>'
+        if isinstance(entry, dict):
+            if 'contents' in entry or 'section' in entry:
+                inner = ''.join(item(e) for e in entry.get('contents') or [])
+                name = html.escape(str(entry.get('section', '')))
+                return f'<li><div class="site-section">{name}</div><ul>{inner}</ul></li>'
+            if 'href' in entry:
+                e = dict(entry)
+                sub = item(e['href'])
+                if sub and 'text' in e:
+                    sub = re.sub(r'>[^<]*</a>', f'>{html.escape(str(e["text"]))}</a>', sub)
+                return sub
+        return ''
+
+    body = ''.join(item(e) for e in contents)
+    rest = [k for k in pages if k not in seen]
+    if rest and listed_all:   # notebooks not (yet) in sidebar.yml still get a link
+        body += '<li><div class="site-section">More</div><ul>' + ''.join(item(k) for k in rest) + '</ul></li>'
+    return f'<ul>{body}</ul>'
+
+
+_heading_re = re.compile(r'<h([23])\s+id="([^"]+)"[^>]*>(.*?)</h\1>', re.DOTALL)
+
+
+def render_toc(body: str) -> str:
+    items = []
+    for level, ident, inner in _heading_re.findall(body):
+        text = re.sub(r'<a class="anchor-link".*?</a>', '', inner, flags=re.DOTALL)
+        text = re.sub(r'<[^>]+>', '', text).strip()
+        if text: items.append(f'<li class="toc-h{level}"><a href="#{ident}">{text}</a></li>')
+    if not items: return ''
+    return '<div class="site-toc-title">On this page</div><ul>' + ''.join(items) + '</ul>'
+
+
+_ext_tag_re = re.compile(r'<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)\s*=\s*'
+                         r'["\']((?:https?:)?//[^"\']*)["\'][^>]*>(?:\s*</\1>)?', re.IGNORECASE)
+_css_ext_re = re.compile(r'@import\s+url\(\s*["\']?(?:https?:)?//[^)]*\)\s*;?|url\(\s*["\']?(?:https?:)?//[^)]*\)',
+                         re.IGNORECASE)
+
+
+def localize(page_html: str, prefix: str, doc_base: str, nb_pages: dict, page: str) -> str:
+    "Make links relative and drop anything that would load from outside the site"
+    if doc_base:   # nbdev's doc links point at doc_host: make them relative
+        page_html = re.sub(r'(href=["\'])' + re.escape(doc_base.rstrip('/')) + r'/', r'\g<1>' + prefix, page_html)
+
+    def nb_link(m):   # links to notebooks -> their pages
+        target, anchor = m.group(2), m.group(3) or ''
+        if re.match(r'^[a-z]+:', target): return m.group(0)
+        key = os.path.normpath(os.path.join(os.path.dirname(page), target)).replace(os.sep, '/')
+        hit = nb_pages.get(key)
+        return f'{m.group(1)}{prefix}{hit[0]}{anchor}"' if hit else m.group(0)
+    page_html = re.sub(r'(href=")([^"#]+\.ipynb)(#[^"]*)?"', nb_link, page_html)
+
+    dropped = []
+
+    def drop(m):
+        dropped.append(m.group(2)); return ''
+    page_html = _ext_tag_re.sub(drop, page_html)
+
+    def drop_css(m):
+        dropped.append(m.group(0)); return 'none' if m.group(0).lower().startswith('url(') else ''
+    # only inside <style> blocks
+    page_html = re.sub(r'(<style[^>]*>)(.*?)(</style>)',
+                       lambda m: m.group(1) + _css_ext_re.sub(drop_css, m.group(2)) + m.group(3),
+                       page_html, flags=re.DOTALL | re.IGNORECASE)
+    for d in dropped: log(f'    dropped external reference in {page}: {d[:100]}')
+    return page_html
+
+
+def copy_vendored(docs: Path):
+    static = docs / '_static'
+    static.mkdir(parents=True, exist_ok=True)
+    missing = [src for src, _ in VENDORED.values() if not (NODE / src).exists()]
+    if missing:
+        sys.exit('build_site: missing npm packages in node_modules/ (' + ', '.join(missing) +
+                 '): run `npm ci` (tools/install-system-deps.sh does)')
+    for src, dst in VENDORED.values():
+        s, d = NODE / src, static / dst
+        d.parent.mkdir(parents=True, exist_ok=True)
+        if s.is_dir():   # the widget manager: embed-amd.js and the font files it loads next to itself
+            d.mkdir(exist_ok=True)
+            for f in s.iterdir():
+                if f.suffix in ('.js', '.woff', '.woff2', '.ttf', '.eot', '.svg', '.txt') and \
+                        not f.name.startswith('libembed') and f.name != 'embed.js':
+                    shutil.copyfile(f, d / f.name)
+        else: shutil.copyfile(s, d)
+    for lic in ['requirejs/LICENSE', 'mathjax/LICENSE', '@jupyter-widgets/html-manager/LICENSE']:
+        if (NODE / lic).exists():
+            shutil.copyfile(NODE / lic, static / ('LICENSE.' + lic.split('/')[-2].lstrip('@')))
+    (static / 'site.css').write_text(SITE_CSS.lstrip(), encoding='utf-8')
+
+
+def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
+    import nbformat
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+    from nbdev.config import get_config
+    cfg = get_config()
+
+    # read processed notebooks: titles and pages first (the sidebar needs all of them)
+    items = []
+    for rel in rels:
+        nb = nbformat.read(proc / rel, as_version=4)
+        fm = prepare_for_html(nb, title_fallback=rel.stem)
+        out = Path(fm.get('output-file') or page_name(rel).name)
+        out = (rel.parent / out).as_posix()
+        items.append((rel, nb, fm, out))
+    pages = {rel.as_posix(): (out, fm['title']) for rel, _, fm, out in items}
+    contents, from_yml = sidebar_contents(nbs, rels)
+
+    shutil.rmtree(docs, ignore_errors=True)
+    docs.mkdir(parents=True)
+    copy_vendored(docs)
+    has_styles = (nbs / 'styles.css').exists()
+    if has_styles: shutil.copyfile(nbs / 'styles.css', docs / 'styles.css')
+    for f in nbs.rglob('*'):   # images and other files the notebooks refer to
+        rel = f.relative_to(nbs)
+        if f.is_file() and not any(p.startswith(('.', '_')) for p in rel.parts) and \
+                f.suffix.lower() in ('.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp', '.pdf', '.csv', '.txt'):
+            (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, docs / rel)
+
+    c = Config()
+    c.TagRemovePreprocessor.enabled = True
+    c.TagRemovePreprocessor.remove_cell_tags = {'remove_cell'}
+    c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}
+    c.TagRemovePreprocessor.remove_all_outputs_tags = {'remove_output'}
+    doc_base = (str(cfg.get('doc_host', '')).rstrip('/') + '/' + str(cfg.get('doc_baseurl', '/')).strip('/')).rstrip('/')
+    for rel, nb, fm, out in items:
+        depth = len(Path(out).parts) - 1
+        prefix = '../' * depth
+        exporter = HTMLExporter(config=c, template_name='lab', extra_loaders=[DictLoader({'site.html.j2': TEMPLATE})],
+                                template_file='site.html.j2', theme='light',
+                                exclude_input_prompt=True, exclude_output_prompt=True,
+                                require_js_url=f'{prefix}_static/require.js',
+                                widget_renderer_url=f'{prefix}_static/widgets/embed-amd.js',
+                                mathjax_url=f'{prefix}_static/mathjax/tex-svg-full.js',
+                                jupyter_widgets_base_url=f'{prefix}_static/widgets/')
+        site = {'prefix': prefix, 'title': str(fm['title']), 'description': str(fm.get('description', '') or ''),
+                'site_title': cfg.get('title', cfg.get('lib_name')), 'site_description': '',
+                'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),
+                'styles': has_styles,
+                'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
+                          f'nbconvert (static site, no Quarto)'}
+        body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
+        body = body.replace('@@SITE_TOC@@', render_toc(body))
+        body = localize(body, prefix, doc_base, pages, out)
+        (docs / out).parent.mkdir(parents=True, exist_ok=True)
+        (docs / out).write_text(body, encoding='utf-8')
+        log(f'  wrote    _docs/{out:<28} {fm["title"]}')
+    if not (docs / 'index.html').exists():   # no index notebook: a plain list of the pages
+        links = ''.join(f'<li><a href="{o}">{html.escape(str(t))}</a></li>' for o, t in pages.values())
+        (docs / 'index.html').write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
+                                         f'{html.escape(str(cfg.get("title", "")))}</title></head><body><ul>{links}'
+                                         f'</ul></body></html>', encoding='utf-8')
+
+
+# ----------------------------------------------------------------------------------------------------------------
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--workers', type=int, default=min(2, os.cpu_count() or 1), help='notebooks executed at once')
+    ap.add_argument('--timeout', type=int, default=600, help='seconds allowed per cell')
+    ap.add_argument('--no-export', action='store_true', help='skip nbdev_export')
+    ap.add_argument('--static', action='store_true', help='build the nbconvert site even if quarto is on PATH')
+    ap.add_argument('--render-only', action='store_true',
+                    help='reuse the executed notebooks in _proc/ (no export, no execution): for working on the look')
+    ap.add_argument('--keep-going', action='store_true',
+                    help='when notebooks fail, still build the site from the others (exit status stays 1)')
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    os.chdir(ROOT)
+    from nbdev.config import get_config
+    cfg = get_config()
+    nbs, docs, proc = cfg.nbs_path, cfg.doc_path, cfg.config_path / '_proc'
+    if not args.no_export and not args.render_only:
+        from nbdev.doclinks import nbdev_export
+        log('nbdev_export ...')
+        nbdev_export.__wrapped__()
+    notebooks = find_notebooks(nbs)
+    if not notebooks: sys.exit(f'build_site: no notebooks in {nbs}')
+    rels = [p.relative_to(nbs) for p in notebooks]
+    if args.render_only:
+        failures = []
+        rels = [r for r in rels if (proc / r).exists()]
+    else:
+        log(f'executing {len(notebooks)} notebooks with nbclient ({args.workers} at a time) ...')
+        shutil.rmtree(proc, ignore_errors=True)
+        proc.mkdir(parents=True)
+        t1 = time.time()
+        failures = run_notebooks(notebooks, proc, args.workers, args.timeout)
+        log(f'executed and processed in {time.time() - t1:.1f} s')
+    if failures:
+        report(failures)
+        if not args.keep_going: sys.exit(1)
+        bad = {Path(r['src']) for r in failures}
+        rels = [r for r in rels if r not in bad]
+        log('--keep-going: building the site without them, exit status 1 at the end')
+    if shutil.which('quarto') and not args.static:
+        build_quarto(nbs, proc, docs, rels)
+    else:
+        log('quarto not on PATH: rendering the static site with nbconvert ...')
+        build_static(nbs, proc, docs, rels)
+    index = docs / 'index.html'
+    log(f'\nsite built in {time.time() - t0:.1f} s: open {index}')
+    log(f'or serve it: {Path(sys.executable).name} -m http.server -d {docs.relative_to(ROOT)} 8000   '
+        f'(then http://127.0.0.1:8000/)')
+    if failures:
+        report(failures)
+        sys.exit(1)
+
+
+if __name__ == '__main__':
+    main()
