@@ -13,6 +13,13 @@ from .bleu import (corpus_bleu, sentence_bleu, bleu_statistics, bleu_from_stats,
                                   brevity_penalty, effective_ref_length, BLEUResult, BLEUStats)
 from .chrf import corpus_chrf, sentence_chrf, chrf_statistics, CHRFResult
 from .datasets import read_segments, load_wmt22_sample
+from .perplexity import (perplexity, perplexity_from_probs, entropy, cross_entropy, distribution_perplexity,
+                                        softmax, strided_perplexity, hf_perplexity, temperature_explorer, PerplexityResult)
+from .ngram_lm import NgramLM, train_ngram_lm, lm_tokenize, read_sentences, LMPerplexityResult
+from .diversity import (corpus_distinct, sentence_distinct, self_bleu, distinct_explorer, DistinctResult,
+                                       SelfBLEUResult)
+from .burstiness import (burstiness, sentence_burstiness, term_burstiness, term_burstiness_table,
+                                        burstiness_explorer, BurstinessResult)
 from .significance import paired_test, bootstrap_ci, PairedTestResult
 from .edit_distance import edit_distance, levenshtein_matrix, render_alignment, EditDistanceResult
 from .rouge import corpus_rouge, sentence_rouge, rouge_statistics, rouge_tokenize, RougeResult, RougeStats
