@@ -27,3 +27,4 @@ from .wer import (corpus_wer, sentence_wer, corpus_cer, sentence_cer, corpus_mer
                                  sentence_wil, corpus_wip, sentence_wip, WERResult, Normalizer, sclite_score)
 from .ter import corpus_ter, sentence_ter, translation_edit_rate, tercom_tokenize, TERResult
 from .alignment_explorer import alignment_explorer, render_explorer_html, plot_dp_matrix
+from .meteor import corpus_meteor, sentence_meteor, meteor_align, load_wordnet, MeteorResult, WordNetMissingError
