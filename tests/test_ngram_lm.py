@@ -149,3 +149,49 @@ def test_bad_input():
 def test_tokenizer_and_reader(tmp_path):
     assert lm_tokenize("O'er the hill, 'tis!") == ["o'er", 'the', 'hill', ',', "'", 'tis', '!']
     with pytest.raises(MetricInputError, match='no such file'): read_sentences(tmp_path / 'missing.txt')
+
+
+# --- the `textmetrics-edu perplexity` command ---
+import json
+import subprocess
+import sys
+from pathlib import Path
+from textmetrics_edu.cli import main
+
+EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
+
+
+def test_cli_perplexity_json_matches_the_api(corpus, capsys):
+    train, test = corpus
+    assert main(['perplexity', '--train', str(LM / 'train.txt'), '--test', str(LM / 'test.txt'), '--order', '3',
+                 '--smoothing', 'witten-bell', '--format', 'json']) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = train_ngram_lm(train, 3, 'witten-bell', unk_cutoff=2).perplexity(test)
+    assert {'perplexity', 'cross_entropy_bits', 'tokens', 'oov'} <= set(out)
+    assert out['perplexity'] == pytest.approx(float(r), rel=1e-12) and out['tokens'] == r.tokens and out['oov'] == r.oov
+    assert out['cross_entropy_bits'] == pytest.approx(math.log2(float(r)), rel=1e-12)
+
+
+def test_cli_perplexity_subprocess_text_and_infinite(tmp_path):
+    tr, te = tmp_path / 'tr.txt', tmp_path / 'te.txt'
+    tr.write_text('a b c\na b d\n'); te.write_text('a c b\n')
+    p = subprocess.run([EXE, 'perplexity', '--train', str(tr), '--test', str(te), '--order', '2', '--smoothing', 'mle',
+                        '--unk-cutoff', '1'], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith('perplexity = inf') and 'probability 0' in p.stdout
+    p = subprocess.run([EXE, 'perplexity', '--train', str(tr), '--test', str(te), '--order', '2', '--smoothing', 'mle',
+                        '--unk-cutoff', '1', '--format', 'json'], capture_output=True, text=True, timeout=120)
+    out = json.loads(p.stdout)
+    assert out['perplexity'] is None and out['zero_prob_tokens'] > 0
+
+
+def test_cli_perplexity_errors(tmp_path, capsys):
+    good, empty, bad = tmp_path / 'g.txt', tmp_path / 'e.txt', tmp_path / 'b.txt'
+    good.write_text('a b\n'); empty.write_text('\n'); bad.write_bytes(b'\xff\xfe a b\n')
+    for args, msg in [(['--train', str(tmp_path / 'missing.txt'), '--test', str(good)], 'no such file'),
+                      (['--train', str(empty), '--test', str(good)], 'empty'),
+                      (['--train', str(bad), '--test', str(good)], 'not UTF-8'),
+                      (['--train', str(good), '--test', str(good), '--order', '0'], '`order`'),
+                      (['--train', str(good), '--test', str(good), '--order', '1', '--smoothing', 'kneser-ney'], 'Kneser-Ney')]:
+        assert main(['perplexity', *args]) == 2
+        assert msg in capsys.readouterr().err
