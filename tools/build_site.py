@@ -278,7 +278,7 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     cfg = get_config()
     for f in nbs.rglob('*'):   # what proc_nbs copies: every other file of nbs/
         rel = f.relative_to(nbs)
-        if f.is_dir() or f.suffix == '.ipynb' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
+        if not f.is_file() or f.suffix == '.ipynb' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
             continue
         (proc / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, proc / rel)   # follows the _quarto.yml symlink
@@ -331,13 +331,15 @@ main.site-content { min-width: 0; padding: 1.5rem 0 4rem 0; }
 .site-title-block { margin: 0 0 1.5rem 0; padding-bottom: 1rem; border-bottom: 1px solid #e5e5e5; }
 .site-title-block h1.title { font-size: 2.2rem; margin: 0 0 .5rem 0; }
 .site-title-block .description { font-size: 1.15rem; color: #555; margin: 0; }
+.site-static-note { font-size: .85rem; color: #6c5300; background: #fff8e1; border-radius: 4px; padding: .4rem .8rem; margin: .8rem 0 0 0; }
 .site-footer { color: #888; font-size: .8rem; margin-top: 3rem; border-top: 1px solid #eee; padding-top: .8rem; }
 /* cells: no prompts, Quarto-like code blocks */
 .jp-Cell { padding: 0 !important; margin: 0 0 .9rem 0; }
 .jp-InputPrompt, .jp-OutputPrompt { display: none !important; }
 .jp-InputArea-editor { border: none !important; background: #f6f8fa !important; border-radius: 4px; }
 .jp-InputArea-editor .highlight pre { padding: .6rem .8rem !important; overflow-x: auto; }
-.jp-InputArea, .jp-InputArea-editor { overflow: visible !important; }
+.jp-InputArea-editor .cm-editor { display: block !important; }
+.jp-InputArea-editor .highlight { overflow-x: auto; max-width: 100%; }
 .jp-MarkdownCell .jp-RenderedHTMLCommon { padding-left: 0 !important; }
 .jp-OutputArea-output.jp-RenderedMarkdown { padding-left: 0 !important; }
 .jp-OutputArea-output pre { padding: .2rem .8rem; }
@@ -413,7 +415,12 @@ document.addEventListener('DOMContentLoaded', function () {
 <aside class="site-sidebar" aria-label="Pages">{{ resources.site.sidebar }}</aside>
 <main class="site-content">
 <header class="site-title-block"><h1 class="title">{{ resources.site.title | e }}</h1>
-{%- if resources.site.description %}<p class="description">{{ resources.site.description | e }}</p>{% endif %}</header>
+{%- if resources.site.description %}<p class="description">{{ resources.site.description | e }}</p>{% endif %}
+{%- if "widgets" in nb.metadata %}
+<p class="site-static-note">The interactive explorers on this page are drawn from the state saved when the notebook
+ran: this static site has no Python behind them, so changing a control does not recompute. Open the notebook
+(<code>nbs/{{ resources.site.source | e }}</code>) in Jupyter to use them live.</p>
+{%- endif %}</header>
 {%- endblock body_header -%}
 {% block body_footer %}
 <footer class="site-footer">{{ resources.site.footer | e }}</footer>
@@ -675,7 +682,7 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
         site = {'prefix': prefix, 'title': str(fm['title']), 'description': str(fm.get('description', '') or ''),
                 'site_title': cfg.get('title', cfg.get('lib_name')), 'site_description': '',
                 'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),
-                'styles': has_styles,
+                'styles': has_styles, 'source': rel.as_posix(),
                 'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
                           f'nbconvert (static site, no Quarto)'}
         body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
