@@ -43,7 +43,7 @@ def same(ours, theirs):
     return abs(ours - theirs) <= 1e-9 * theirs
 
 
-@pytest.mark.parametrize('order,lines', [(1, None), (2, None), (3, None), (4, 600), (5, 400)])
+@pytest.mark.parametrize('order,lines', [(1, None), (2, 1500), (3, 700), (4, 300), (5, 200)])
 def test_fast_estimators_match_nltk_on_the_test_set(corpus, order, lines):
     train, test = corpus
     test = test[:lines]
@@ -57,7 +57,7 @@ def test_fast_estimators_match_nltk_on_the_test_set(corpus, order, lines):
         assert same(float(r), theirs[sm].perplexity(tg)), (sm, order)
 
 
-@pytest.mark.parametrize('order,lines', [(2, 40), (3, 15), (4, 5)])
+@pytest.mark.parametrize('order,lines', [(2, 30), (3, 12), (4, 3)])
 def test_kneser_ney_matches_nltk(corpus, order, lines):
     train, test = corpus
     sub = test[:lines]
@@ -68,14 +68,14 @@ def test_kneser_ney_matches_nltk(corpus, order, lines):
 
 def test_kneser_ney_other_discount_and_unk_cutoff_1_gives_inf_like_nltk(corpus):
     train, test = corpus
-    sub = test[:8]
+    sub = test[:5]
     theirs = nltk_models(3, train, unk_cutoff=1, kn_discount=0.75)['kneser-ney']
     ours = train_ngram_lm(train, 3, 'kneser-ney', unk_cutoff=1, discount=0.75)
     p_theirs, r = theirs.perplexity(padded_ngrams(3, sub)), ours.perplexity(sub)
     assert same(float(r), p_theirs)
     assert r.oov > 0 and math.isinf(float(r)) and r.zero_prob_tokens > 0  # <UNK> never seen: KN unigram 0
     # the word-level probabilities agree too, OOV words and unseen contexts included
-    for g in padded_ngrams(3, sub)[:30]:
+    for g in padded_ngrams(3, sub)[:15]:
         assert abs(ours.score(g[-1], g[:-1]) - theirs.score(g[-1], g[:-1])) <= 1e-12
 
 
@@ -98,6 +98,9 @@ sentences = st.lists(st.lists(words, min_size=0, max_size=6), min_size=1, max_si
 @given(train=sentences, test=st.lists(st.lists(st.sampled_from(list('abcdefz')), max_size=5), min_size=1, max_size=3),
        order=st.integers(1, 4), cutoff=st.integers(1, 2))
 def test_random_corpora_match_nltk(train, test, order, cutoff):
+    if order == 1 and not any(train):
+        with pytest.raises(MetricInputError, match='no tokens'): train_ngram_lm(train, order, 'mle')
+        return
     theirs = nltk_models(order, train, unk_cutoff=cutoff)
     tg = padded_ngrams(order, test)
     if not tg: return
