@@ -36,7 +36,8 @@ PAGES = [page_name(p.relative_to(NBS)).as_posix() for p in find_notebooks(NBS)]
 def _stale() -> bool:
     index = DOCS / 'index.html'
     if not index.exists(): return True
-    inputs = [*NBS.rglob('*.ipynb'), ROOT / 'tools' / 'build_site.py', *(ROOT / 'textmetrics_edu').glob('*.py')]
+    # the notebooks are the source (textmetrics_edu/*.py are rewritten by every nbdev_export, so not compared)
+    inputs = [*NBS.rglob('*.ipynb'), ROOT / 'tools' / 'build_site.py', ROOT / 'package-lock.json']
     newest = max(p.stat().st_mtime for p in inputs if p.exists())
     return index.stat().st_mtime < newest or any(not (DOCS / p).exists() for p in PAGES)
 
