@@ -402,6 +402,7 @@ document.addEventListener('DOMContentLoaded', function () {
 {%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {% block extra_css %}
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="{{ resources.site.prefix }}_static/site.css">
 {%- if resources.site.styles %}
 <link rel="stylesheet" href="{{ resources.site.prefix }}styles.css">
@@ -679,6 +680,8 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
                                 widget_renderer_url=f'{prefix}_static/widgets/embed-amd.js',
                                 mathjax_url=f'{prefix}_static/mathjax/tex-svg-full.js',
                                 jupyter_widgets_base_url=f'{prefix}_static/widgets/')
+        site_title = str(cfg.get('title', cfg.get('lib_name')))
+        if str(fm['title']) != site_title: nb.metadata['title'] = f'{fm["title"]} – {site_title}'   # as Quarto does
         site = {'prefix': prefix, 'title': str(fm['title']), 'description': str(fm.get('description', '') or ''),
                 'site_title': cfg.get('title', cfg.get('lib_name')), 'site_description': '',
                 'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),
