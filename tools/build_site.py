@@ -368,6 +368,21 @@ mjx-container[display="true"] { overflow-x: auto; overflow-y: hidden; }
   .site-navbar .site-tagline { display: none; } main.site-content { padding: 1rem; } }
 """
 
+LAB_MISC_CSS = """
+/* from nbconvert's lab/index.html.j2 */
+* { -webkit-print-color-adjust: exact; }
+a.anchor-link { display: none; }
+.jp-InputArea { overflow: hidden; }
+.jp-InputArea-editor { overflow: hidden; }
+.cm-editor.cm-s-jupyter .highlight pre { padding: var(--jp-code-padding) 4px; margin: 0; font-family: inherit;
+  font-size: inherit; line-height: inherit; color: inherit; }
+.jp-OutputArea-output pre { line-height: inherit; font-family: inherit; }
+.jp-RenderedText pre { color: var(--jp-content-font-color1); font-size: var(--jp-code-font-size); }
+.jp-Collapser { display: none; }
+@page { margin: 0.5in; }
+@media print { .jp-Cell-inputWrapper, .jp-Cell-outputWrapper { display: block; } }
+"""
+
 TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_mathjax -%}
 <script>
@@ -403,11 +418,16 @@ document.addEventListener('DOMContentLoaded', function () {
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {% block extra_css %}
 <link rel="icon" href="data:,">
+{% endblock extra_css %}
+{% block notebook_css %}
+<link rel="stylesheet" href="{{ resources.site.prefix }}_static/jupyterlab.css">
+{% endblock notebook_css %}
+{%- block html_head_css -%}
 <link rel="stylesheet" href="{{ resources.site.prefix }}_static/site.css">
 {%- if resources.site.styles %}
 <link rel="stylesheet" href="{{ resources.site.prefix }}styles.css">
 {%- endif %}
-{% endblock extra_css %}
+{%- endblock html_head_css -%}
 {%- block body_header -%}
 <body class="jp-Notebook site" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
 <nav class="site-navbar"><a class="site-brand" href="{{ resources.site.prefix }}index.html">{{ resources.site.site_title | e }}</a>
@@ -631,25 +651,62 @@ def copy_vendored(docs: Path):
         if (NODE / lic).exists():
             shutil.copyfile(NODE / lic, static / ('LICENSE.' + lic.split('/')[-2].lstrip('@')))
     (static / 'site.css').write_text(SITE_CSS.lstrip(), encoding='utf-8')
+    # nbconvert's JupyterLab styles, once for all pages (its lab template inlines them into every page)
+    lab = next(Path(d) / 'lab' / 'static' for d in _template_dirs() if (Path(d) / 'lab' / 'static' / 'index.css').exists())
+    css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
+           LAB_MISC_CSS]
+    (static / 'jupyterlab.css').write_text('\n'.join(css), encoding='utf-8')
 
 
-def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
+def _template_dirs():
+    from jupyter_core.paths import jupyter_path
+    return jupyter_path('nbconvert', 'templates')
+
+
+def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dict) -> str:
+    "Render one processed notebook `_proc/<rel>` to `_docs/<out>` with nbconvert (runs in a worker process)"
     import nbformat
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     from traitlets.config import Config
+    nb = nbformat.read(Path(proc) / rel, as_version=4)
+    fm = prepare_for_html(nb, title_fallback=Path(rel).stem)
+    if site['title'] != site['site_title']: nb.metadata['title'] = f'{site["title"]} – {site["site_title"]}'   # as Quarto
+    prefix = site['prefix']
+    c = Config()
+    c.TagRemovePreprocessor.enabled = True
+    c.TagRemovePreprocessor.remove_cell_tags = {'remove_cell'}
+    c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}
+    c.TagRemovePreprocessor.remove_all_outputs_tags = {'remove_output'}
+    exporter = HTMLExporter(config=c, template_name='lab', extra_loaders=[DictLoader({'site.html.j2': TEMPLATE})],
+                            template_file='site.html.j2', theme='light',
+                            exclude_input_prompt=True, exclude_output_prompt=True,
+                            require_js_url=f'{prefix}_static/require.js',
+                            widget_renderer_url=f'{prefix}_static/widgets/embed-amd.js',
+                            mathjax_url=f'{prefix}_static/mathjax/tex-svg-full.js',
+                            jupyter_widgets_base_url=f'{prefix}_static/widgets/')
+    body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
+    body = body.replace('@@SITE_TOC@@', render_toc(body))
+    body = localize(body, prefix, site['doc_base'], pages, out)
+    dst = Path(docs) / out
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(body, encoding='utf-8')
+    return f'  wrote    _docs/{out:<28} {fm["title"]}'
+
+
+def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: int = 2):
+    import nbformat
     from nbdev.config import get_config
     cfg = get_config()
 
-    # read processed notebooks: titles and pages first (the sidebar needs all of them)
+    # titles and pages first (the sidebar needs all of them)
     items = []
     for rel in rels:
         nb = nbformat.read(proc / rel, as_version=4)
         fm = prepare_for_html(nb, title_fallback=rel.stem)
         out = Path(fm.get('output-file') or page_name(rel).name)
-        out = (rel.parent / out).as_posix()
-        items.append((rel, nb, fm, out))
-    pages = {rel.as_posix(): (out, fm['title']) for rel, _, fm, out in items}
+        items.append((rel, fm, (rel.parent / out).as_posix()))
+    pages = {rel.as_posix(): (out, fm['title']) for rel, fm, out in items}
     contents, from_yml = sidebar_contents(nbs, rels)
 
     shutil.rmtree(docs, ignore_errors=True)
@@ -664,40 +721,26 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
             (docs / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(f, docs / rel)
 
-    c = Config()
-    c.TagRemovePreprocessor.enabled = True
-    c.TagRemovePreprocessor.remove_cell_tags = {'remove_cell'}
-    c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}
-    c.TagRemovePreprocessor.remove_all_outputs_tags = {'remove_output'}
     doc_base = (str(cfg.get('doc_host', '')).rstrip('/') + '/' + str(cfg.get('doc_baseurl', '/')).strip('/')).rstrip('/')
-    for rel, nb, fm, out in items:
-        depth = len(Path(out).parts) - 1
-        prefix = '../' * depth
-        exporter = HTMLExporter(config=c, template_name='lab', extra_loaders=[DictLoader({'site.html.j2': TEMPLATE})],
-                                template_file='site.html.j2', theme='light',
-                                exclude_input_prompt=True, exclude_output_prompt=True,
-                                require_js_url=f'{prefix}_static/require.js',
-                                widget_renderer_url=f'{prefix}_static/widgets/embed-amd.js',
-                                mathjax_url=f'{prefix}_static/mathjax/tex-svg-full.js',
-                                jupyter_widgets_base_url=f'{prefix}_static/widgets/')
-        site_title = str(cfg.get('title', cfg.get('lib_name')))
-        if str(fm['title']) != site_title: nb.metadata['title'] = f'{fm["title"]} – {site_title}'   # as Quarto does
+    site_title = str(cfg.get('title', cfg.get('lib_name')))
+    jobs = []
+    for rel, fm, out in items:
+        prefix = '../' * (len(Path(out).parts) - 1)
         site = {'prefix': prefix, 'title': str(fm['title']), 'description': str(fm.get('description', '') or ''),
-                'site_title': cfg.get('title', cfg.get('lib_name')), 'site_description': '',
+                'site_title': site_title, 'site_description': '', 'doc_base': doc_base,
                 'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),
                 'styles': has_styles, 'source': rel.as_posix(),
                 'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
                           f'nbconvert (static site, no Quarto)'}
-        body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
-        body = body.replace('@@SITE_TOC@@', render_toc(body))
-        body = localize(body, prefix, doc_base, pages, out)
-        (docs / out).parent.mkdir(parents=True, exist_ok=True)
-        (docs / out).write_text(body, encoding='utf-8')
-        log(f'  wrote    _docs/{out:<28} {fm["title"]}')
+        jobs.append((str(proc), str(docs), rel.as_posix(), out, site, pages))
+    sys.path.insert(0, str(Path(__file__).parent))
+    import build_site   # workers find the function by module name, not via __main__
+    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=get_context('spawn')) as ex:
+        for line in ex.map(build_site.render_page, *zip(*jobs)): log(line)
     if not (docs / 'index.html').exists():   # no index notebook: a plain list of the pages
         links = ''.join(f'<li><a href="{o}">{html.escape(str(t))}</a></li>' for o, t in pages.values())
         (docs / 'index.html').write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
-                                         f'{html.escape(str(cfg.get("title", "")))}</title></head><body><ul>{links}'
+                                         f'{html.escape(site_title)}</title></head><body><ul>{links}'
                                          f'</ul></body></html>', encoding='utf-8')
 
 
@@ -745,7 +788,7 @@ def main(argv=None):
         build_quarto(nbs, proc, docs, rels)
     else:
         log('quarto not on PATH: rendering the static site with nbconvert ...')
-        build_static(nbs, proc, docs, rels)
+        build_static(nbs, proc, docs, rels, workers=args.workers)
     index = docs / 'index.html'
     log(f'\nsite built in {time.time() - t0:.1f} s: open {index}')
     log(f'or serve it: {Path(sys.executable).name} -m http.server -d {docs.relative_to(ROOT)} 8000   '
