@@ -152,6 +152,9 @@ def test_bleu_page_shows_explorer(site, server, browser):
         p = v.page
         p.screenshot(path='/tmp/site_bleu.png')
         assert p.locator('mjx-container').count() > 5, 'the equations are typeset'
+        prose = '\n'.join(p.locator('.jp-MarkdownCell').all_inner_texts())
+        assert '$$' not in prose and ':::' not in prose, 'no raw TeX or fenced-div markup left'
+        assert p.locator('.callout').count() >= 1, 'callouts are drawn as boxes'
         box = p.locator('.jupyter-widgets.widget-vbox').first
         box.wait_for(state='visible', timeout=30_000)
         # the controls of bleu_explorer(): hypothesis, references, max order, smoothing, tokenizer, lowercase
