@@ -1,7 +1,14 @@
 "Shared test helpers: where the repository's real data lives, and a strict line reader."
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw random examples; in CI they are derandomized (a fixed sequence), so that a run is
+# reproducible and a rare draw cannot fail one submission and pass the next. Locally they stay random.
+settings.register_profile('ci', derandomize=True, print_blob=True)
+if os.environ.get('CI'): settings.load_profile('ci')
 
 DATA = Path(__file__).parent / 'data'
 WMT22_EN_DE = DATA / 'mt' / 'wmt22_en-de'

@@ -264,10 +264,11 @@ def strided_perplexity(logprob_fn: Callable,  # window (list of int) -> natural-
         if lp.shape != (end - begin - 1,):
             raise MetricInputError(f"`logprob_fn` returned {lp.shape} values for a window of {end - begin} tokens; "
                                    f"expected {end - begin - 1}")
-        check_logprobs(lp, 'logprob_fn(window)')
-        scored = lp[-trg_len:] if trg_len < end - begin else lp  # the window's first token has no context
-        nll -= float(scored.sum()); n += scored.size; zeros += int(np.isneginf(scored).sum())
-        g_sum += -float(scored.mean()) * (trg_len - 1); g_n += trg_len - 1  # the guide: loss x (valid labels - 1)
+        if lp.size:  # a last window of one token (stride == max_length) has nothing to score
+            check_logprobs(lp, 'logprob_fn(window)')
+            scored = lp[-trg_len:] if trg_len < end - begin else lp  # the window's first token has no context
+            nll -= float(scored.sum()); n += scored.size; zeros += int(np.isneginf(scored).sum())
+            g_sum += -float(scored.mean()) * (trg_len - 1); g_n += trg_len - 1  # the guide: loss x (valid labels - 1)
         windows += 1; prev_end = end
         if end == len(ids): break
     assert n == (len(ids) - 1 if stride < max_length else len(ids) - windows)
