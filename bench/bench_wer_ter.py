@@ -17,10 +17,15 @@ sys.path.insert(0, str(ROOT))
 from textmetrics_edu import corpus_wer, corpus_ter  # noqa: E402
 
 
-def best_of(f, repeat):
-    ts = []
+CPU = {}  # CPU seconds of the best run per side ('ours' / 'theirs'): less sensitive than wall time to other load
+
+
+def best_of(f, repeat, side=None):
+    ts, cs = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter(); out = f(); ts.append(time.perf_counter() - t0)
+        c0, t0 = time.process_time(), time.perf_counter(); out = f()
+        ts.append(time.perf_counter() - t0); cs.append(time.process_time() - c0)
+    if side: CPU[side] = CPU.get(side, 0.0) + min(cs)
     return min(ts), out
 
 
@@ -45,16 +50,18 @@ def main():
     print(f"WER, Earnings-21 subset ({len(hyps)} systems x {len(ids)} calls), best of {a.repeat}")
     for s, h in hyps.items():
         hs, rs = [h[i] for i in ids], [refs[i] for i in ids]
-        to, o = best_of(lambda: corpus_wer(hs, rs), a.repeat)
-        tj, j = best_of(lambda: jiwer.wer(rs, hs), a.repeat)
+        to, o = best_of(lambda: corpus_wer(hs, rs), a.repeat, 'wer_ours')
+        tj, j = best_of(lambda: jiwer.wer(rs, hs), a.repeat, 'wer_jiwer')
         assert abs(float(o) - j) < 1e-12
         ours_t += to; theirs_t += tj
         print(f"  {s:22} WER {100 * float(o):6.2f}  ours {to * 1000:7.1f} ms  jiwer {tj * 1000:7.1f} ms  ratio {to / tj:5.2f}")
     wer_ratio = ours_t / theirs_t
     print(f"WER total: ours {ours_t:.3f} s, jiwer {theirs_t:.3f} s, ratio ours/jiwer = {wer_ratio:.2f} (bar <= 2.0)")
+    wer_cpu = CPU['wer_ours'] / CPU['wer_jiwer']
+    print(f"WER CPU time: ours {CPU['wer_ours']:.3f} s, jiwer {CPU['wer_jiwer']:.3f} s, ratio {wer_cpu:.2f}")
 
     if a.ter_systems == 0:
-        print(f"\nSUMMARY wer_ratio={wer_ratio:.2f}")
+        print(f"\nSUMMARY wer_ratio={wer_ratio:.2f} wer_cpu_ratio={wer_cpu:.2f}")
         return
     w = ROOT / 'tests/data/mt/wmt22_en-de'
     ref_a = lines(w / 'ref.A.de')
@@ -63,14 +70,16 @@ def main():
     print(f"\nTER, WMT22 en-de ({len(systems)} systems x {len(ref_a)} segments, reference A), best of 1")
     for f in systems:
         hs = lines(f)
-        to, o = best_of(lambda: corpus_ter(hs, ref_a), 1)
-        ts, t = best_of(lambda: TER().corpus_score(hs, [ref_a]), 1)
+        to, o = best_of(lambda: corpus_ter(hs, ref_a), 1, 'ter_ours')
+        ts, t = best_of(lambda: TER().corpus_score(hs, [ref_a]), 1, 'ter_sacrebleu')
         assert abs(100 * float(o) - t.score) < 1e-9
         ours_t += to; theirs_t += ts
         print(f"  {f.stem:18} TER {t.score:6.2f}  ours {to:6.2f} s  sacreBLEU {ts:6.2f} s  ratio {to / ts:5.2f}")
     ter_ratio = ours_t / theirs_t
     print(f"TER total: ours {ours_t:.2f} s, sacreBLEU {theirs_t:.2f} s, ratio ours/sacreBLEU = {ter_ratio:.2f} (bar <= 1.0)")
-    print(f"\nSUMMARY wer_ratio={wer_ratio:.2f} ter_ratio={ter_ratio:.2f}")
+    ter_cpu = CPU['ter_ours'] / CPU['ter_sacrebleu']
+    print(f"TER CPU time: ours {CPU['ter_ours']:.2f} s, sacreBLEU {CPU['ter_sacrebleu']:.2f} s, ratio {ter_cpu:.2f}")
+    print(f"\nSUMMARY wer_ratio={wer_ratio:.2f} ter_ratio={ter_ratio:.2f} (CPU time: wer {wer_cpu:.2f}, ter {ter_cpu:.2f})")
 
 
 if __name__ == '__main__':
