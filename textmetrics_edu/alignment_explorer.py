@@ -5,11 +5,9 @@
 # %% ../nbs/13_alignment_explorer.ipynb #06128402
 from __future__ import annotations
 
-import base64
 import html
-import io
 
-from .core import MetricInputError
+from .core import MetricInputError, figure_html
 from .edit_distance import edit_distance, render_alignment, EditDistanceResult
 from .wer import sentence_wer, sentence_cer
 from .ter import sentence_ter
@@ -52,10 +50,6 @@ def plot_dp_matrix(res: EditDistanceResult,  # a result computed with algorithm=
     return fig
 
 
-def _png(fig) -> str:
-    buf = io.BytesIO(); fig.savefig(buf, format='png')
-    return base64.b64encode(buf.getvalue()).decode('ascii')
-
 # %% ../nbs/13_alignment_explorer.ipynb #befc3c79
 def render_explorer_html(ref: str,  # the reference
                          hyp: str,  # the hypothesis
@@ -72,7 +66,7 @@ def render_explorer_html(ref: str,  # the reference
     cells = (len(res.a) + 1) * (len(res.b) + 1)
     img = ''
     if plot and res.matrix is not None and cells <= MAX_CELLS:
-        img = f"<img alt='DP matrix' src='data:image/png;base64,{_png(plot_dp_matrix(res))}'/>"
+        img = figure_html(plot_dp_matrix(res), 'DP matrix')
     elif plot: img = f"<p><small>matrix not drawn ({cells} cells, {e(res.algorithm)})</small></p>"
     return (f"<div class='tme-align'><p><b>WER {w.wer:.4f}</b> &middot; MER {w.mer:.4f} &middot; WIL {w.wil:.4f} "
             f"&middot; <b>CER {float(c):.4f}</b> &middot; <b>TER {float(t):.4f}</b> "

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature,
-                                  register_metric, MetricSpec, CliOption, _fmt)
+                                  register_metric, MetricSpec, CliOption, _fmt, figure_html)
 
 # %% auto #0
 __all__ = ['SMOOTH_DEFAULTS', 'preprocess', 'modified_precision', 'effective_ref_length', 'brevity_penalty', 'BLEUStats',
@@ -313,12 +313,6 @@ def plot_bleu(result: BLEUResult, ax=None):
     return fig
 
 
-def _fig_png_b64(fig) -> str:
-    import base64, io
-    buf = io.BytesIO()
-    fig.savefig(buf, format='png')
-    return base64.b64encode(buf.getvalue()).decode('ascii')
-
 # %% ../nbs/01_bleu.ipynb #515b36cb
 def render_bleu_html(hyp: str,  # the hypothesis
                      refs: str | Sequence[str],  # its reference(s)
@@ -340,7 +334,7 @@ def render_bleu_html(hyp: str,  # the hypothesis
         f"{r['clipped']}</td></tr>" for r in rows)
     ptab = ''.join(f"<tr><td>p_{n}</td><td>{_fmt(m)}/{_fmt(t)}</td><td>{p:.4f}</td><td>{'yes' if n <= res.order_used else 'no'}</td></tr>"
                    for n, (m, t, p) in enumerate(zip(res.matches, res.totals, res.precisions), 1))
-    img = f"<img alt='BLEU plot' src='data:image/png;base64,{_fig_png_b64(plot_bleu(res))}'/>" if plot else ''
+    img = figure_html(plot_bleu(res), 'BLEU plot') if plot else ''
     return (f"<div class='tme-bleu'>"
             f"<p><b>BLEU = {res.score:.4f}</b> (x100: {100 * res.score:.2f}); BP = {res.bp:.4f} "
             f"(c = {res.hyp_len}, r = {res.ref_len})</p>"

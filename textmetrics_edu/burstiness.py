@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .core import MetricInputError, MetricResult, check_text, make_signature
+from .core import MetricInputError, MetricResult, check_text, make_signature, figure_html
 
 # %% auto #0
 __all__ = ['BurstinessResult', 'burstiness', 'split_sentences', 'sentence_lengths', 'sentence_burstiness', 'interarrival_gaps',
@@ -121,13 +121,11 @@ def render_burstiness_html(text: str,  # the text
     img = ''
     if plot:
         from matplotlib.figure import Figure
-        import base64, io
         fig = Figure(figsize=(4.5, 2.2), dpi=100); ax = fig.subplots()
         ax.bar(range(1, r.n + 1), r.values, color='#4c72b0'); ax.axhline(r.mean, color='#dd8452', ls='--', lw=1)
         ax.set_xlabel('sentence' if not term.strip() else 'gap #'); ax.set_ylabel('words' if not term.strip() else 'tokens')
         ax.set_title(f'b = {r.score:.3f}', fontsize=9); fig.tight_layout()
-        buf = io.BytesIO(); fig.savefig(buf, format='png')
-        img = f"<img alt='values' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}'/>"
+        img = figure_html(fig, 'values')
     vals = ', '.join(f'{v:g}' for v in r.values[:60]) + (' ...' if r.n > 60 else '')
     return (f"<div class='tme-burst'><p><b>b = {r.score:.4f}</b> over {r.n} {e(r.of)}: m = {r.mean:.3f}, "
             f"sigma = {r.std:.3f} (sigma/m = {r.std / r.mean:.3f}; -1 periodic, 0 random, towards 1 bursty)</p>"

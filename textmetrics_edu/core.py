@@ -19,7 +19,7 @@ import regex
 __all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'check_text', 'check_refs_of_segment', 'check_hyps',
            'check_refs', 'check_corpus', 'refs_from_streams', 'tokenize_none', 'tokenize_13a', 'tokenize_intl',
            'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts',
-           'make_signature', 'MetricResult', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec',
+           'make_signature', 'MetricResult', 'figure_html', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec',
            'register_command']
 
 # %% ../nbs/00_core.ipynb #21fb4b38
@@ -245,6 +245,16 @@ class MetricResult:
                        for k, v in self.items() if k not in self._hidden)
         return (f"<div class='tme-result'><b>{html.escape(self.name)} = {self.score:.4f}</b>"
                 f"<table><thead><tr><th>field</th><th>value</th></tr></thead><tbody>{rows}</tbody></table></div>")
+
+# %% ../nbs/00_core.ipynb #ba778466
+def figure_html(fig,  # a matplotlib Figure
+                alt: str = 'plot',  # the image's alternative text (escaped)
+               ) -> str:  # an <img> tag with the figure as an inline PNG (data URI)
+    "A matplotlib figure as a self-contained HTML image."
+    import base64, io
+    buf = io.BytesIO()
+    fig.savefig(buf, format='png')
+    return f"<img alt='{html.escape(alt, quote=True)}' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}'/>"
 
 # %% ../nbs/00_core.ipynb #fb1d9cdb
 @dataclass(frozen=True)

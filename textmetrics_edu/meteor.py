@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+from .core import (figure_html, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   get_tokenizer, make_signature, register_metric, MetricSpec, CliOption, _fmt)
 from .rouge import porter_stem
 
@@ -377,13 +377,6 @@ def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):
     return fig
 
 # %% ../nbs/21_meteor.ipynb #fd8f0810
-def _fig_png_b64(fig) -> str:
-    import base64, io
-    buf = io.BytesIO()
-    fig.savefig(buf, format='png')
-    return base64.b64encode(buf.getvalue()).decode('ascii')
-
-
 def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True, **opts) -> str:
     "The explorer's view: the alignment table by stage, the counts, the score and (optionally) the picture."
     e = html.escape
@@ -395,7 +388,7 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
                    f"<td style='color:{STAGE_COLOURS[s]}'>{s}</td></tr>" for i, j, s in res.alignment)
     m, c, hl, rl = res.matches[0], res.chunks[0], res.hyp_lens[0], res.ref_lens[0]
     s, fm, pen = meteor_from_counts(m, c, hl, rl, res.alpha, res.beta, res.gamma)
-    img = f"<img alt='METEOR alignment' src='data:image/png;base64,{_fig_png_b64(plot_meteor_alignment(res))}'/>" if plot else ''
+    img = figure_html(plot_meteor_alignment(res), 'METEOR alignment') if plot else ''
     return (f"<div class='tme-meteor'><p><b>METEOR = {res.score:.4f}</b> (reference {res.best_refs[0]}): "
             f"m = {m}, P = {m}/{hl}, R = {m}/{rl}, Fmean = {fm:.4f}, chunks = {c}, penalty = {pen:.4f}</p>{img}"
             f"<table><thead><tr><th>hypothesis</th><th>reference</th><th>stage</th></tr></thead><tbody>{rows}"

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .core import MetricInputError, MetricResult, make_signature, _fmt
+from .core import MetricInputError, MetricResult, make_signature, _fmt, figure_html
 
 # %% auto #0
 __all__ = ['check_logprobs', 'check_probs', 'PerplexityResult', 'perplexity_from_stats', 'perplexity', 'perplexity_from_probs',
@@ -321,14 +321,12 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
     img = ''
     if plot:
         from matplotlib.figure import Figure
-        import base64, io
         fig = Figure(figsize=(4.2, 2.4), dpi=100); ax = fig.subplots()
         ax.bar(range(len(q)), q, color='#4c72b0'); ax.set_xticks(range(len(q)))
         ax.set_xticklabels([w[:10] for w in words], rotation=45, ha='right', fontsize=7)
         ax.axhline(1 / len(q), color='#dd8452', ls='--', lw=1, label='uniform'); ax.legend(fontsize=7, frameon=False)
         ax.set_ylabel('p'); ax.set_title(f'T = {temperature:g}: perplexity {2 ** H:.2f}', fontsize=9); fig.tight_layout()
-        buf = io.BytesIO(); fig.savefig(buf, format='png')
-        img = f"<img alt='distribution' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}'/>"
+        img = figure_html(fig, 'distribution')
     return (f"<div class='tme-ppl'><p><b>perplexity = 2<sup>H</sup> = {2 ** H:.3f}</b> (entropy H = {H:.3f} bits; "
             f"{len(q)} words; top-1 probability {q.max():.3f})</p>{img}"
             f"<table><thead><tr><th>word</th><th>score</th><th>p</th><th>surprisal (bits)</th></tr></thead>"
