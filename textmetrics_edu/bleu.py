@@ -14,7 +14,8 @@ from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature,
-                                  register_metric, MetricSpec, CliOption, _fmt, figure_html)
+                                  register_metric, MetricSpec, CliOption, _fmt, figure_html,
+                                  text_explorer)
 
 # %% auto #0
 __all__ = ['SMOOTH_DEFAULTS', 'preprocess', 'modified_precision', 'effective_ref_length', 'brevity_penalty', 'BLEUStats',
@@ -351,29 +352,12 @@ def bleu_explorer(hyp: str = 'the guard arrived late because of the rain',  # in
                  ):  # an ipywidgets VBox; `.controls` maps names to the controls, `.output` is the HTML view
     "An interactive BLEU explorer: hypothesis, references (one per line), max order, smoothing, tokenizer, case."
     import ipywidgets as W
-    refs = [refs] if isinstance(refs, str) else list(refs)
-    c = dict(hyp=W.Text(value=hyp, description='hypothesis', layout=W.Layout(width='95%')),
-             refs=W.Textarea(value='\n'.join(refs), description='references', placeholder='one reference per line',
-                             layout=W.Layout(width='95%', height='5em')),
-             max_order=W.IntSlider(value=4, min=1, max=6, description='max order'),
-             smooth_method=W.Dropdown(options=list(SMOOTH_DEFAULTS), value='exp', description='smoothing'),
-             tokenize=W.Dropdown(options=['13a', 'intl', 'none', 'char'], value='13a', description='tokenizer'),
-             lowercase=W.Checkbox(value=False, description='lowercase'))
-    out = W.HTML()
-
-    def update(*_):
-        rs = [r for r in c['refs'].value.split('\n') if r.strip()]
-        if not rs:
-            out.value = "<div class='tme-error'>type at least one reference</div>"; return
-        out.value = render_bleu_html(c['hyp'].value, rs, max_order=c['max_order'].value,
-                                     smooth_method=c['smooth_method'].value, tokenize=c['tokenize'].value,
-                                     lowercase=c['lowercase'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['hyp'], c['refs'], W.HBox([c['max_order'], c['smooth_method']]),
-                  W.HBox([c['tokenize'], c['lowercase']]), out])
-    box.controls, box.output = c, out
-    return box
+    return text_explorer(render_bleu_html, hyp, refs, dict(
+        max_order=W.IntSlider(value=4, min=1, max=6, description='max order'),
+        smooth_method=W.Dropdown(options=list(SMOOTH_DEFAULTS), value='exp', description='smoothing'),
+        tokenize=W.Dropdown(options=['13a', 'intl', 'none', 'char'], value='13a', description='tokenizer'),
+        lowercase=W.Checkbox(value=False, description='lowercase')),
+        rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']])
 
 # %% ../nbs/01_bleu.ipynb #2e582c9d
 register_metric(MetricSpec(

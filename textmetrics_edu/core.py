@@ -19,8 +19,8 @@ import regex
 __all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'check_text', 'check_refs_of_segment', 'check_hyps',
            'check_refs', 'check_corpus', 'refs_from_streams', 'tokenize_none', 'tokenize_13a', 'tokenize_intl',
            'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts',
-           'make_signature', 'MetricResult', 'figure_html', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec',
-           'register_command']
+           'make_signature', 'MetricResult', 'figure_html', 'text_explorer', 'CliOption', 'MetricSpec',
+           'register_metric', 'CommandSpec', 'register_command']
 
 # %% ../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -255,6 +255,32 @@ def figure_html(fig,  # a matplotlib Figure
     buf = io.BytesIO()
     fig.savefig(buf, format='png')
     return f"<img alt='{html.escape(alt, quote=True)}' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}'/>"
+
+# %% ../nbs/00_core.ipynb #2d8f1aef
+def text_explorer(render: Callable,  # render(hyp, refs, **{name: control value}) -> HTML string (escaped)
+                  hyp: str,  # initial hypothesis
+                  refs: str | Sequence[str],  # initial reference(s)
+                  controls: dict,  # {keyword of `render`: ipywidgets control}
+                  rows: Sequence[Sequence[str]] = (),  # control names per layout row (default: one row of all)
+                 ):  # an ipywidgets VBox; `.controls` maps names (with 'hyp', 'refs') to controls, `.output` is the view
+    "An explorer: hypothesis and references boxes plus `controls`, re-rendered whenever any value changes."
+    import ipywidgets as W
+    refs = [refs] if isinstance(refs, str) else list(refs)
+    c = dict(hyp=W.Text(value=hyp, description='hypothesis', layout=W.Layout(width='95%')),
+             refs=W.Textarea(value='\n'.join(refs), description='references', placeholder='one reference per line',
+                             layout=W.Layout(width='95%', height='4.5em')), **controls)
+    out = W.HTML()
+
+    def update(*_):
+        rs = [r for r in c['refs'].value.split('\n') if r.strip()]
+        if not rs:
+            out.value = "<div class='tme-error'>type at least one reference</div>"; return
+        out.value = render(c['hyp'].value, rs, **{k: w.value for k, w in controls.items()})
+    for w in c.values(): w.observe(update, names='value')
+    update()
+    box = W.VBox([c['hyp'], c['refs'], *[W.HBox([c[k] for k in row]) for row in (rows or [list(controls)])], out])
+    box.controls, box.output = c, out
+    return box
 
 # %% ../nbs/00_core.ipynb #fb1d9cdb
 @dataclass(frozen=True)

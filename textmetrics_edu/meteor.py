@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from .core import (figure_html, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+from .core import (figure_html, text_explorer, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   get_tokenizer, make_signature, register_metric, MetricSpec, CliOption, _fmt)
 from .rouge import porter_stem
 
@@ -400,27 +400,13 @@ def meteor_explorer(hyp: str = 'The cars halted near the big houses',  # initial
                    ):  # an ipywidgets VBox; `.controls`, `.output`
     "An interactive METEOR explorer: hypothesis, references (one per line), stages, alpha/beta/gamma."
     import ipywidgets as W
-    refs = [refs] if isinstance(refs, str) else list(refs)
-    c = dict(hyp=W.Text(value=hyp, description='hypothesis', layout=W.Layout(width='95%')),
-             refs=W.Textarea(value='\n'.join(refs), description='references', layout=W.Layout(width='95%', height='4em')),
-             stem=W.Checkbox(value=True, description='stem stage'),
-             synonyms=W.Checkbox(value=True, description='synonym stage'),
-             alpha=W.FloatSlider(value=0.9, min=0.0, max=1.0, step=0.05, description='alpha'),
-             beta=W.FloatSlider(value=3.0, min=0.5, max=6.0, step=0.5, description='beta'),
-             gamma=W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, description='gamma'))
-    out = W.HTML()
-
-    def update(*_):
-        rs = [x for x in c['refs'].value.split('\n') if x.strip()]
-        if not rs:
-            out.value = "<div class='tme-error'>type at least one reference</div>"; return
-        out.value = render_meteor_html(c['hyp'].value, rs, stem=c['stem'].value, synonyms=c['synonyms'].value,
-                                       alpha=c['alpha'].value, beta=c['beta'].value, gamma=c['gamma'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['hyp'], c['refs'], W.HBox([c['stem'], c['synonyms']]), W.HBox([c['alpha'], c['beta'], c['gamma']]), out])
-    box.controls, box.output = c, out
-    return box
+    return text_explorer(render_meteor_html, hyp, refs, dict(
+        stem=W.Checkbox(value=True, description='stem stage'),
+        synonyms=W.Checkbox(value=True, description='synonym stage'),
+        alpha=W.FloatSlider(value=0.9, min=0.0, max=1.0, step=0.05, description='alpha'),
+        beta=W.FloatSlider(value=3.0, min=0.5, max=6.0, step=0.5, description='beta'),
+        gamma=W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, description='gamma')),
+        rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']])
 
 # %% ../nbs/21_meteor.ipynb #e0b9bbb6
 register_metric(MetricSpec('meteor', corpus_meteor, sentence_meteor, options=(),

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import regex
 
-from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, text_explorer,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt)
 
 # %% auto #0
@@ -638,25 +638,10 @@ def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # i
                   ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
     "An interactive ROUGE explorer: hypothesis, references (one per line), n, stemming, tokenizer."
     import ipywidgets as W
-    refs = [refs] if isinstance(refs, str) else list(refs)
-    c = dict(hyp=W.Text(value=hyp, description='hypothesis', layout=W.Layout(width='95%')),
-             refs=W.Textarea(value='\n'.join(refs), description='references', layout=W.Layout(width='95%', height='4em')),
-             n=W.IntSlider(value=2, min=1, max=4, description='n'),
-             use_stemmer=W.Checkbox(value=False, description='stemming'),
-             tokenizer=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer'))
-    out = W.HTML()
-
-    def update(*_):
-        rs = [x for x in c['refs'].value.split('\n') if x.strip()]
-        if not rs:
-            out.value = "<div class='tme-error'>type at least one reference</div>"; return
-        out.value = render_rouge_html(c['hyp'].value, rs, n=c['n'].value, use_stemmer=c['use_stemmer'].value,
-                                      tokenizer=c['tokenizer'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['hyp'], c['refs'], W.HBox([c['n'], c['use_stemmer'], c['tokenizer']]), out])
-    box.controls, box.output = c, out
-    return box
+    return text_explorer(render_rouge_html, hyp, refs, dict(
+        n=W.IntSlider(value=2, min=1, max=4, description='n'),
+        use_stemmer=W.Checkbox(value=False, description='stemming'),
+        tokenizer=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
 
 # %% ../nbs/20_rouge.ipynb #4acf8bec
 _ROUGE_OPTS = (CliOption('--stem', 'use_stemmer', 'ROUGE: Porter stemming (rouge-score use_stemmer, Perl -m)', action='store_true'),
