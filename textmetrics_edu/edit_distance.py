@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 import html
-from collections import Counter
+from collections import Counter, OrderedDict
 from itertools import repeat
 from operator import itemgetter
 from dataclasses import dataclass
@@ -19,8 +19,8 @@ from .core import MetricInputError, MetricResult, make_signature, _fmt
 
 # %% auto #0
 __all__ = ['MATRIX_MAX_CELLS', 'levenshtein_matrix', 'backtrace', 'common_affix', 'backtrace_rapidfuzz', 'hyyro_columns',
-           'last_column', 'paused_gc', 'align_bitparallel', 'EditDistanceResult', 'tokens_of', 'edit_distance',
-           'render_alignment']
+           'last_column', 'paused_gc', 'align_codes', 'ops_from_codes', 'align_bitparallel', 'reference_masks',
+           'EditDistanceResult', 'tokens_of', 'edit_distance', 'render_alignment']
 
 # %% ../nbs/10_edit_distance.ipynb #42dd3660
 def _check_seq(x, name):
@@ -116,9 +116,9 @@ def _pattern_masks(a):
 
 
 class _Masks:
-    """The reference's pattern bitmasks, built once per reference: forward (bit i is a[i]) and, when a Hirschberg
-    split needs them, reversed (bit i is a[n-1-i]). A sub-block's masks are cut out of these with one shift and one
-    AND per symbol it will look up, instead of a Python loop over the block."""
+    """The reference's pattern bitmasks, built once per reference (and kept across calls by `reference_masks`):
+    forward (bit i is a[i]) and, when a Hirschberg split needs them, reversed (bit i is a[n-1-i]). A sub-block's masks
+    are cut out of these with one shift and one AND per symbol it will look up, instead of a Python loop over the block."""
     def __init__(self, a):
         self.a, self.n, self.fw, self._rv = a, len(a), _pattern_masks(a), None
 
@@ -137,22 +137,24 @@ class _Masks:
 
 
 def _columns(pm, m, b, record):
-    """Hyyrö's column step for every item of b, pattern masks `pm` of an m-item pattern. Returns the lists (VPs, VNs)
-    if `record`, else only the last (vp, vn). Bits at and above m are scratch: they never reach the low m bits (carries
-    and shifts only go up), so they are masked every 64 columns instead of in every column."""
+    """Hyyrö's column step for every item of b, pattern masks `pm` of an m-item pattern. Returns the lists
+    (VPs, VNs, Ws) if `record`, else only the last (vp, vn); W[j] = VP[j] | VN[j-1] marks the cells whose move in
+    the backtrace is not diagonal (`_recover`). Bits at and above m are scratch: they never reach the low m bits
+    (carries and shifts only go up), so they are masked every 64 columns instead of in every column."""
     full = (1 << m) - 1
     full1 = (full << 1) | 1
     vp, vn = full, 0
     xs = list(map(pm.get, b, repeat(0)))  # every lookup at once, in C
-    vps, vns = [], []
-    add_p, add_n = vps.append, vns.append
+    vps, vns, ws = [], [], []
+    add_p, add_n, add_w = vps.append, vns.append, ws.append
     for s in range(0, len(xs), 64):
         if record:
             for x in xs[s:s + 64]:
                 d0 = (((x & vp) + vp) ^ vp) | x | vn  # step 1: diagonal zero-differences
                 hp = full1 ^ (((d0 | vp) ^ vn) << 1)  # step 2+4: HP = VN | ~(D0 | VP), shifted, with row 0's +1
-                vn = hp & d0  # step 5: the new vertical -1s ...
-                vp = ((d0 & vp) << 1) | (full ^ (d0 | hp))  # ... and +1s (HN = D0 & VP, shifted)
+                vp = ((d0 & vp) << 1) | (full ^ (d0 | hp))  # step 5: the new vertical +1s (HN = D0 & VP, shifted) ...
+                add_w(vp | vn)  # (W: with the old VN)
+                vn = hp & d0  # ... and -1s
                 add_p(vp); add_n(vn)
         else:
             for x in xs[s:s + 64]:
@@ -161,7 +163,7 @@ def _columns(pm, m, b, record):
                 vn = hp & d0
                 vp = ((d0 & vp) << 1) | (full ^ (d0 | hp))
         vp &= full; vn &= full
-    return (vps, vns) if record else (vp, vn)
+    return (vps, vns, ws) if record else (vp, vn)
 
 
 def hyyro_columns(a: Sequence, b: Sequence, record: bool = True):
@@ -169,7 +171,7 @@ def hyyro_columns(a: Sequence, b: Sequence, record: bool = True):
     Returns (VP, VN, distance): per item of b, big integers whose bit i-1 is set when D[i][j] - D[i-1][j] is +1 (VP)
     or -1 (VN) (bits at and above len(a) are scratch). With `record=False` only the last column is kept (lists of length 1)."""
     m, full = len(a), (1 << len(a)) - 1
-    if record: vps, vns = _columns(_pattern_masks(a), m, b, True)
+    if record: vps, vns, _ = _columns(_pattern_masks(a), m, b, True)
     else:
         vp, vn = _columns(_pattern_masks(a), m, b, False)
         vps, vns = [vp], [vn]
@@ -197,85 +199,107 @@ def last_column(a: Sequence, b: Sequence) -> np.ndarray:
     return _profile(vp, vn, len(a), len(b))
 
 # %% ../nbs/10_edit_distance.ipynb #a24066fd
-def _recover(a, b, vps, vns, ai, bj, out, off=0):
-    """rapidfuzz `recover_alignment` on recorded bit columns (a and b have no common prefix/suffix). With `off` > 0 the
+def _recover(a, b, vps, ws, out, off=0):
+    """rapidfuzz `recover_alignment` on recorded bit columns (a and b have no common prefix/suffix), as operation
+    codes appended to `out` ('C' hit, 'S' substitution, 'D' deletion, 'I' insertion, in order). With `off` > 0 the
     columns were recorded for a larger block whose origin lies `off` items earlier in both sequences (same D values)."""
-    i, j, n2, rev = len(a), len(b), len(b), []
+    i, j, rev = len(a), len(b), []
     add, o1 = rev.append, off - 1
-    # W[j]: bit i-1 set where the move out of cell (i, j) is not diagonal (VP of column j, or VN of column j-1), so the
-    # common case, a diagonal step, costs one bit test
-    W = [0, vps[off]]
-    W += map(int.__or__, vps[off + 1:off + n2], vns[off:off + n2 - 1])
+    # ws[o1 + j] has bit o1+i set where the move out of cell (i, j) is not diagonal (VP of column j, or VN of column
+    # j-1), so the common case, a diagonal step, costs one bit test
     while j and i:
-        if W[j] >> (o1 + i) & 1:
+        if ws[o1 + j] >> (o1 + i) & 1:
             if vps[o1 + j] >> (o1 + i) & 1:  # D[i][j] - D[i-1][j] = +1: a deletion (rapidfuzz tries it first)
-                i -= 1; add(('D', ai + i, None))
+                i -= 1; add('D')
                 continue
-            j -= 1; add(('I', None, bj + j))  # D[i][j-1] - D[i-1][j-1] = -1: an insertion
+            j -= 1; add('I')  # D[i][j-1] - D[i-1][j-1] = -1: an insertion
         else:
             i -= 1; j -= 1
-            add(('C' if a[i] == b[j] else 'S', ai + i, bj + j))
-    while i: i -= 1; add(('D', ai + i, None))
-    while j: j -= 1; add(('I', None, bj + j))
+            add('C' if a[i] == b[j] else 'S')
     rev.reverse()
-    out += rev
+    if i: out.append('D' * i)
+    if j: out.append('I' * j)
+    out.append(''.join(rev))
 
 
-_RECORD_MAX_BITS = 1 << 28  # keep the top half's columns for reuse when they fit in about 32 MB
+_RECORD_MAX_BITS = 1 << 28  # keep the top half's columns for reuse when they fit in about 48 MB (VP, VN and W)
+
+
+def _window(n1, n2, left, ub):
+    """The rows i that can be Hirschberg's split of an n1 x n2 block at column `left` when its distance is at most
+    `ub`: D(i, left) >= |i - left| and the rest costs >= |(n1 - i) - (n2 - left)|, so only these can add up to <= ub."""
+    p, q = left, n1 - n2 + left
+    return max(1, -((p + q - ub) // -2)), min(n1, (p + q + ub) // 2)
+
+
+def _split(a2, b2, lo, masks, cols, ub):
+    """Hirschberg's split of a2 x b2 (a2 = ref[lo:lo+len(a2)], no common affix) at column left = len(b2) // 2: the
+    first row `mid` where D(mid, left) + (distance of the rest) is least. `ub`, an upper bound on the block's
+    distance (the exact one below the top level), limits the rows that can be `mid` (`_window`): each pass computes
+    only the rows up to the window's far edge, and cutting a bit-parallel pass from above is exact (no bit reaches a
+    lower one). Returns (left, mid, top distance, bottom distance, recorded top columns or None)."""
+    n1, n2 = len(a2), len(b2)
+    left = n2 // 2
+    i_min, i_max = _window(n1, n2, left, ub)
+    if i_min <= 64: i_min = 0  # (cutting fewer rows than that saves less than cutting the masks costs)
+    if n1 - i_max <= 64: i_max = n1
+    if cols is not None:  # the top half of a recorded block: its column `left` is already there
+        vps, vns, _, off = cols
+        top = _profile(vps[off + left - 1] >> off, vns[off + left - 1] >> off, i_max, left)
+        sub_cols = cols
+    else:
+        bl = b2[:left]
+        pm = masks.sub(lo, lo + i_max, bl)
+        if 3 * i_max * left <= _RECORD_MAX_BITS:
+            vps, vns, ws = _columns(pm, i_max, bl, True)
+            top, sub_cols = _profile(vps[-1], vns[-1], i_max, left), (vps, vns, ws, 0)
+        else:
+            top, sub_cols = _profile(*_columns(pm, i_max, bl, False), i_max, left), None
+    h = n1 - i_min  # D(i, left) for i = 0..i_max is `top`; the bottom half, reversed, needs rows up to n1 - i_min
+    br = b2[:left - 1:-1] if left else b2[::-1]
+    rvp, rvn = _columns(masks.sub(lo + i_min, lo + n1, br, reverse=True), h, br, False)
+    bottom = _profile(rvp, rvn, h, n2 - left)  # bottom[k]: distance of the last k items of a2 to b2[left:]
+    tot = top[i_min:] + bottom[::-1][:i_max - i_min + 1]  # row i: top[i] + bottom[n1 - i]
+    if i_min == 0: tot = tot[1:]  # (row 0 is not a split: rapidfuzz starts at row 1)
+    mid = int(np.argmin(tot)) + max(i_min, 1)
+    return left, mid, int(top[mid]), int(bottom[n1 - mid]), sub_cols
 
 
 def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None):
-    """Align a (= ref[ai:ai+len(a)]) with b (= hyp[bj:bj+len(b)]) into `out`. `cols` = (VPs, VNs, off): columns
-    recorded for an enclosing block whose origin lies `off` items earlier in both sequences; a block sharing that
-    origin (the top half of a split, after dropping a common prefix) has the same D values there, so reuses them."""
+    """Append the operation codes aligning a (= ref[ai:ai+len(a)]) with b (= hyp[bj:bj+len(b)]) to `out`. `max_d`:
+    an upper bound on their distance (rapidfuzz's, which decides recording vs splitting). `cols` = (VPs, VNs, Ws, off):
+    columns recorded for an enclosing block whose origin lies `off` items earlier in both sequences; a block sharing
+    that origin (the top half of a split, after dropping a common prefix) has the same D values there, so reuses them."""
     p, s = common_affix(a, b)
-    if p: out.extend(('C', ai + k, bj + k) for k in range(p))
+    if p: out.append('C' * p)
     a2, b2 = (a[p:len(a) - s], b[p:len(b) - s]) if p or s else (a, b)
     n1, n2, lo = len(a2), len(b2), ai + p
-    if cols is not None: cols = (cols[0], cols[1], cols[2] + p)
+    if cols is not None: cols = (cols[0], cols[1], cols[2], cols[3] + p)
     max_d = min(max_d, max(n1, n2))
     band = min(n1, 2 * max_d + 1)
     if 2 * band * n2 // 8 < 1024 * 1024 or n1 < 65 or n2 < 10:  # rapidfuzz: record the bit matrix
         if n1 == 0 or n2 == 0:
-            out.extend(('D', lo + k, None) for k in range(n1))
-            out.extend(('I', None, bj + p + k) for k in range(n2))
+            out.append('D' * n1 + 'I' * n2)
         elif cols is not None:
-            _recover(a2, b2, cols[0], cols[1], lo, bj + p, out, cols[2])
+            _recover(a2, b2, cols[0], cols[2], out, cols[3])
         else:
-            vps, vns = _columns(masks.sub(lo, lo + n1, b2), n1, b2, True)
-            stats['peak_bits'] = max(stats['peak_bits'], 2 * n1 * n2)
-            _recover(a2, b2, vps, vns, lo, bj + p, out)
+            vps, _, ws = _columns(masks.sub(lo, lo + n1, b2), n1, b2, True)
+            stats['peak_bits'] = max(stats['peak_bits'], 3 * n1 * n2)
+            _recover(a2, b2, vps, ws, out)
     else:  # Hirschberg: split at the first row where top + bottom cost is minimal
         stats['splits'] += 1
-        left = n2 // 2
-        if cols is not None:  # the top half of a recorded block: its column `left` is already there
-            off = cols[2]
-            vp, vn, sub_cols = cols[0][off + left - 1] >> off, cols[1][off + left - 1] >> off, cols
-        else:
-            bl = b2[:left]
-            pm = masks.sub(lo, lo + n1, bl)
-            if 2 * n1 * left <= _RECORD_MAX_BITS:
-                vps, vns = _columns(pm, n1, bl, True)
-                stats['peak_bits'] = max(stats['peak_bits'], 2 * n1 * left)
-                vp, vn, sub_cols = vps[-1], vns[-1], (vps, vns, 0)
-            else:
-                (vp, vn), sub_cols = _columns(pm, n1, bl, False), None
-        top = _profile(vp, vn, n1, left)  # D(i, left), i = 0..n1
-        br = b2[:left - 1:-1] if left else b2[::-1]  # the bottom half, reversed
-        rvp, rvn = _columns(masks.sub(lo, lo + n1, br, reverse=True), n1, br, False)
-        bottom = _profile(rvp, rvn, n1, n2 - left)  # bottom[k]: distance of the last k items of a2 to b2[left:]
-        tot = top[1:] + bottom[::-1][1:]
-        mid = int(np.argmin(tot)) + 1
-        _align(a2[:mid], b2[:left], lo, bj + p, int(top[mid]), out, stats, masks, sub_cols)
+        left, mid, d_top, d_bottom, sub_cols = _split(a2, b2, lo, masks, cols, max_d)
+        if sub_cols is not None and cols is None: stats['peak_bits'] = max(stats['peak_bits'], 3 * len(sub_cols[0]) * left)
+        _align(a2[:mid], b2[:left], lo, bj + p, d_top, out, stats, masks, sub_cols)
         del sub_cols
-        _align(a2[mid:], b2[left:], lo + mid, bj + p + left, int(bottom[n1 - mid]), out, stats, masks)
-    if s: out.extend(('C', ai + len(a) - s + k, bj + len(b) - s + k) for k in range(s))
+        _align(a2[mid:], b2[left:], lo + mid, bj + p + left, d_bottom, out, stats, masks)
+    if s: out.append('C' * s)
 
 
 class paused_gc:
-    """Context manager: pause Python's cyclic garbage collector, and switch it back on at exit if it was on. An
-    alignment creates one small tuple per operation (tens of thousands for a long call); they hold no cycles, so
-    the collections their creation would trigger only re-scan them (about a tenth of the time on Earnings-21)."""
+    """Context manager: pause Python's cyclic garbage collector, and switch it back on at exit if it was on. Expanding
+    an alignment creates one small tuple per operation (tens of thousands for a long call); they hold no cycles, so
+    the collections their creation would trigger only re-scan them."""
     def __enter__(self):
         self.was_on = gc.isenabled()
         gc.disable()
@@ -285,14 +309,68 @@ class paused_gc:
         if self.was_on: gc.enable()
 
 
+def align_codes(a: Sequence,  # the reference tokens
+                b: Sequence,  # the hypothesis tokens
+                masks: _Masks | None = None,  # a's bitmasks if the caller keeps them (`reference_masks`); else built here
+               ) -> tuple[str, dict]:  # (one code per operation: 'C', 'S', 'D' or 'I'; info: splits, peak recorded bits)
+    "Exact unit-cost alignment in linear memory, as a string of operation codes (`ops_from_codes` expands it)."
+    out, stats = [], {'splits': 0, 'peak_bits': 0}
+    _align(a, b, 0, 0, max(len(a), len(b)), out, stats, masks if masks is not None else _Masks(a))
+    return ''.join(out), stats
+
+
+def ops_from_codes(codes: str) -> list[tuple[str, int | None, int | None]]:
+    "Operation codes -> [(op, index in a or None, index in b or None), ...]: C and S advance both, D a, I b."
+    i = j = 0
+    out = []
+    add = out.append
+    for c in codes:
+        if c == 'D': add(('D', i, None)); i += 1
+        elif c == 'I': add(('I', None, j)); j += 1
+        else: add((c, i, j)); i += 1; j += 1
+    return out
+
+
 def align_bitparallel(a: Sequence,  # the reference tokens
                       b: Sequence,  # the hypothesis tokens
                      ) -> tuple[list[tuple], dict]:  # (ops, info: splits, peak bits of recorded columns)
     "Exact unit-cost alignment in linear memory: bit-parallel columns + Hirschberg splits, as rapidfuzz 3.14 does."
-    out, stats = [], {'splits': 0, 'peak_bits': 0}
+    codes, stats = align_codes(a, b)
     with paused_gc():
-        _align(a, b, 0, 0, max(len(a), len(b)), out, stats, _Masks(a))
-    return out, stats
+        return ops_from_codes(codes), stats
+
+
+class _LRU:
+    "A least-recently-used cache bounded by the total `cost` of its entries (an entry costing more is not kept)."
+    def __init__(self, max_cost): self.d, self.total, self.max_cost = OrderedDict(), 0, max_cost
+
+    def get(self, key):
+        hit = self.d.get(key)
+        if hit is None: return None
+        self.d.move_to_end(key)
+        return hit[0]
+
+    def put(self, key, value, cost):
+        if cost > self.max_cost or key in self.d: return
+        self.d[key] = (value, cost)
+        self.total += cost
+        while self.total > self.max_cost: self.total -= self.d.popitem(last=False)[1][1]
+
+    def clear(self): self.d.clear(); self.total = 0
+
+
+_REFERENCE_MASKS = _LRU(1 << 29)  # cost: bits of forward + reversed masks (n x distinct items each), 64 MB in all
+
+
+def reference_masks(a: tuple) -> _Masks:
+    """The bitmasks of reference tokens `a`, kept across calls for references of 256+ tokens: scoring several systems
+    (or several measures) against the same references builds them once, as sacreBLEU caches reference statistics."""
+    if len(a) < 256: return _Masks(a)
+    m = _REFERENCE_MASKS.get(a)
+    if m is None:
+        m = _Masks(a)
+        _REFERENCE_MASKS.put(a, m, 2 * len(a) * len(m.fw))
+    return m
 
 # %% ../nbs/10_edit_distance.ipynb #ea8255a5
 _OPNAMES = {'C': 'hit', 'S': 'substitution', 'D': 'deletion', 'I': 'insertion'}

@@ -13,20 +13,22 @@ import sys
 from collections import Counter
 from operator import itemgetter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt)
-from .edit_distance import align_bitparallel, levenshtein_matrix, backtrace, render_alignment, paused_gc
+from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_matrix, backtrace,
+                                           render_alignment, paused_gc, _LRU, _REFERENCE_MASKS)
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
            'corpus_cer', 'sentence_cer', 'corpus_mer', 'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip',
            'sentence_wip', 'SCLITE_WEIGHTS', 'jiwer_words', 'jiwer_chars', 'Normalizer', 'step', 'substitute',
-           'number_words', 'year_words', 'get_normalizer', 'WERStats', 'wer_statistics', 'rates', 'WERResult',
-           'corpus_wer', 'sentence_wer', 'read_trn', 'parse_alternations', 'sclite_align', 'sclite_score']
+           'number_words', 'year_words', 'get_normalizer', 'WERStats', 'clear_reference_caches', 'wer_statistics',
+           'rates', 'WERResult', 'corpus_wer', 'sentence_wer', 'read_trn', 'parse_alternations', 'sclite_align',
+           'sclite_score']
 
 # %% ../nbs/11_wer.ipynb #4302c479
 def jiwer_words(s: str) -> list[str]:
@@ -141,7 +143,7 @@ def get_normalizer(normalize) -> Normalizer | None:
 # %% ../nbs/11_wer.ipynb #6d4a1e16
 @dataclass(frozen=True)
 class WERStats:
-    "Sufficient statistics: counts summed over segments, plus the per-segment alignments."
+    "Sufficient statistics: counts summed over segments, plus every segment's alignment as operation codes."
     hits: int
     substitutions: int
     deletions: int
@@ -150,13 +152,38 @@ class WERStats:
     hyp_len: int  # M: hypothesis items
     refs: tuple = ()  # per segment: the reference items
     hyps: tuple = ()  # per segment: the hypothesis items
-    alignments: tuple = ()  # per segment: ((op, i, j), ...)
+    codes: tuple = ()  # per segment: one code per operation, 'C' hit, 'S', 'D', 'I' (in order)
     algorithms: tuple = ()  # per segment: which alignment algorithm ran
+
+    @property
+    def alignments(self) -> tuple:
+        "Per segment: ((op, i, j), ...), expanded from `codes` (`edit_distance.ops_from_codes`)."
+        with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in self.codes)
 
 
 def _items(text, unit, norm):
     if norm is not None: text = norm(text)
-    return jiwer_words(text) if unit == 'word' else jiwer_chars(text)
+    return tuple(jiwer_words(text) if unit == 'word' else jiwer_chars(text))
+
+
+_REFERENCE_ITEMS = _LRU(1 << 24)  # tokenised references of 2,000+ characters, 16 M characters in all
+
+
+def _reference(text, unit, norm):
+    "A reference's items and bitmasks, kept across calls for long references (see `reference_masks`)."
+    if len(text) < 2000: items = _items(text, unit, norm)
+    else:
+        try: key = (text, unit, norm); items = _REFERENCE_ITEMS.get(key)
+        except TypeError: key = items = None  # an unhashable normaliser: no caching
+        if items is None:
+            items = _items(text, unit, norm)
+            if key is not None: _REFERENCE_ITEMS.put(key, items, len(text))
+    return items, reference_masks(items)
+
+
+def clear_reference_caches():
+    "Forget the tokenised references and their bitmasks kept across calls (benchmarks start each run cold)."
+    _REFERENCE_ITEMS.clear(); _REFERENCE_MASKS.clear()
 
 
 def wer_statistics(hyps: Sequence[str], refs: Sequence, *, unit: str = 'word', normalize=None) -> WERStats:
@@ -169,14 +196,13 @@ def wer_statistics(hyps: Sequence[str], refs: Sequence, *, unit: str = 'word', n
     norm = get_normalizer(normalize)
     H = S = D = I = N = M = 0
     R, Hy, A, G = [], [], [], []
-    with paused_gc():  # one tuple per operation, no cycles: see `edit_distance.paused_gc`
-        for h, (r,) in zip(hyps, refs):
-            ri, hi = _items(r, unit, norm), _items(h, unit, norm)
-            ops, info = align_bitparallel(ri, hi)
-            c = Counter(map(itemgetter(0), ops))
-            H += c['C']; S += c['S']; D += c['D']; I += c['I']; N += len(ri); M += len(hi)
-            R.append(tuple(ri)); Hy.append(tuple(hi)); A.append(tuple(ops))
-            G.append('bit-parallel+hirschberg' if info['splits'] else 'bit-parallel')
+    for h, (r,) in zip(hyps, refs):
+        (ri, masks), hi = _reference(r, unit, norm), _items(h, unit, norm)
+        codes, info = align_codes(ri, hi, masks)
+        c, s, d = codes.count('C'), codes.count('S'), codes.count('D')
+        H += c; S += s; D += d; I += len(codes) - c - s - d; N += len(ri); M += len(hi)
+        R.append(ri); Hy.append(hi); A.append(codes)
+        G.append('bit-parallel+hirschberg' if info['splits'] else 'bit-parallel')
     return WERStats(H, S, D, I, N, M, tuple(R), tuple(Hy), tuple(A), tuple(G))
 
 # %% ../nbs/11_wer.ipynb #5bb601d5
@@ -193,7 +219,7 @@ def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
 # %% ../nbs/11_wer.ipynb #783286ca
 @dataclass(frozen=True)
 class WERResult(MetricResult):
-    "One of WER/CER/MER/WIL/WIP (`measure`) with all five rates, the summed counts and every alignment."
+    "One of WER/CER/MER/WIL/WIP (`measure`) with all five rates, the summed counts and every alignment (`alignments`)."
     measure: str = 'wer'  # which rate `score` is: 'wer', 'cer', 'mer', 'wil' or 'wip'
     hits: int = 0
     substitutions: int = 0
@@ -207,14 +233,19 @@ class WERResult(MetricResult):
     wip: float = 0.0  # (H / N) (H / M)
     n_segments: int = 1
     algorithm: str = 'bit-parallel'  # alignment algorithm(s) that ran
-    refs: tuple = ()
-    hyps: tuple = ()
-    alignments: tuple = ()
+    refs: tuple = ()  # per segment: the reference items
+    hyps: tuple = ()  # per segment: the hypothesis items
+    codes: tuple = ()  # per segment: the alignment, one code per operation ('C' hit, 'S', 'D', 'I')
 
-    _hidden = ('refs', 'hyps', 'alignments')
+    _hidden = ('refs', 'hyps', 'codes')
 
     @property
     def name(self): return self.measure.upper()
+
+    @cached_property
+    def alignments(self) -> tuple:
+        "Per segment: ((op, i, j), ...): op in 'CSDI', i the index in the reference (None for I), j in the hypothesis."
+        with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in self.codes)
 
     def alignment(self, i: int = 0, fmt: str = 'text') -> str:
         "Segment i's alignment, rendered (text or escaped HTML)."
@@ -251,7 +282,7 @@ def _result(measure, hyps, refs, normalize, n_segments=None):
     algs = sorted(set(st.algorithms))
     return WERResult(r['wer'] if measure == 'cer' else r[measure], sig, measure, st.hits, st.substitutions,
                      st.deletions, st.insertions, st.ref_len, st.hyp_len, r['wer'], r['mer'], r['wil'], r['wip'],
-                     len(st.refs), ', '.join(algs), st.refs, st.hyps, st.alignments)
+                     len(st.refs), ', '.join(algs), st.refs, st.hyps, st.codes)
 
 
 def corpus_wer(hyps: Sequence[str],  # hypotheses, one per segment
