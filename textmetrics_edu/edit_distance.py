@@ -20,7 +20,7 @@ from .core import MetricInputError, MetricResult, make_signature, _fmt
 # %% auto #0
 __all__ = ['MATRIX_MAX_CELLS', 'levenshtein_matrix', 'backtrace', 'common_affix', 'backtrace_rapidfuzz', 'hyyro_columns',
            'last_column', 'paused_gc', 'align_codes', 'ops_from_codes', 'align_bitparallel', 'reference_masks',
-           'EditDistanceResult', 'tokens_of', 'edit_distance', 'render_alignment']
+           'levenshtein_distance', 'EditDistanceResult', 'tokens_of', 'edit_distance', 'render_alignment']
 
 # %% ../nbs/10_edit_distance.ipynb #42dd3660
 def _check_seq(x, name):
@@ -127,12 +127,23 @@ class _Masks:
         if reverse and self._rv is None: self._rv = _pattern_masks(self.a[::-1])
         pm, sh = (self._rv, self.n - hi) if reverse else (self.fw, lo)
         if sh == 0 and hi - lo == self.n: return pm
-        mask, get, out = (1 << (hi - lo)) - 1, pm.get, {}
-        for c in set(items):
-            v = get(c)
-            if v is not None:
-                v = (v >> sh) & mask
-                if v: out[c] = v
+        get, out = pm.get, {}
+        if hi - lo + sh == self.n:  # cut from below only: one shift per symbol
+            for c in set(items):
+                v = get(c)
+                if v is not None and (v := v >> sh): out[c] = v
+        elif sh == 0:  # cut from above only: one AND
+            mask = (1 << (hi - lo)) - 1
+            for c in set(items):
+                v = get(c)
+                if v is not None and (v := v & mask): out[c] = v
+        else:
+            mask = (1 << (hi - lo)) - 1
+            for c in set(items):
+                v = get(c)
+                if v is not None:
+                    v = (v >> sh) & mask
+                    if v: out[c] = v
         return out
 
 
@@ -255,11 +266,17 @@ def _split(a2, b2, lo, masks, cols, ub):
             top, sub_cols = _profile(vps[-1], vns[-1], i_max, left), (vps, vns, ws, 0)
         else:
             top, sub_cols = _profile(*_columns(pm, i_max, bl, False), i_max, left), None
+    # `top` bounds the distance too: going on from (i, left) costs at most max(n1 - i, n2 - left), so rows lower
+    # than the window of that bound cannot be the split either
+    ub = min(ub, int(np.min(top + np.maximum(n1 - np.arange(i_max + 1), n2 - left))))
+    i_lo, i_hi = _window(n1, n2, left, ub)
+    if i_lo > 64 and i_lo > i_min: i_min = i_lo
+    i_max = min(i_max, i_hi)
     h = n1 - i_min  # D(i, left) for i = 0..i_max is `top`; the bottom half, reversed, needs rows up to n1 - i_min
     br = b2[:left - 1:-1] if left else b2[::-1]
     rvp, rvn = _columns(masks.sub(lo + i_min, lo + n1, br, reverse=True), h, br, False)
     bottom = _profile(rvp, rvn, h, n2 - left)  # bottom[k]: distance of the last k items of a2 to b2[left:]
-    tot = top[i_min:] + bottom[::-1][:i_max - i_min + 1]  # row i: top[i] + bottom[n1 - i]
+    tot = top[i_min:i_max + 1] + bottom[::-1][:i_max - i_min + 1]  # row i: top[i] + bottom[n1 - i]
     if i_min == 0: tot = tot[1:]  # (row 0 is not a split: rapidfuzz starts at row 1)
     mid = int(np.argmin(tot)) + max(i_min, 1)
     return left, mid, int(top[mid]), int(bottom[n1 - mid]), sub_cols
@@ -371,6 +388,21 @@ def reference_masks(a: tuple) -> _Masks:
         m = _Masks(a)
         _REFERENCE_MASKS.put(a, m, 2 * len(a) * len(m.fw))
     return m
+
+
+def levenshtein_distance(a: Sequence,  # the reference tokens (the bit pattern)
+                         b: Sequence,  # the hypothesis tokens (one column step each)
+                         masks: _Masks | None = None,  # a's bitmasks if the caller keeps them (`reference_masks`)
+                        ) -> int:  # the unit-cost Levenshtein distance, 0 .. max(len(a), len(b))
+    """The distance alone: one bit-parallel pass, no recorded columns, no backtrace, linear memory. Every optimal
+    alignment has this many errors (S + D + I), so it is all that WER and CER need."""
+    p, s = common_affix(a, b)
+    n1, n2 = len(a) - p - s, len(b) - p - s
+    if n1 == 0 or n2 == 0: return n1 + n2
+    b2 = b[p:len(b) - s]
+    vp, vn = _columns((masks if masks is not None else _Masks(a)).sub(p, p + n1, b2), n1, b2, False)
+    full = (1 << n1) - 1
+    return n2 + (vp & full).bit_count() - (vn & full).bit_count()
 
 # %% ../nbs/10_edit_distance.ipynb #ea8255a5
 _OPNAMES = {'C': 'hit', 'S': 'substitution', 'D': 'deletion', 'I': 'insertion'}

@@ -12,23 +12,24 @@ import unicodedata
 import sys
 from collections import Counter
 from operator import itemgetter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt)
-from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_matrix, backtrace,
-                                           render_alignment, paused_gc, _LRU, _REFERENCE_MASKS)
+from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
+                                           levenshtein_matrix, backtrace, render_alignment, paused_gc, _LRU,
+                                           _REFERENCE_MASKS)
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
            'corpus_cer', 'sentence_cer', 'corpus_mer', 'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip',
            'sentence_wip', 'SCLITE_WEIGHTS', 'jiwer_words', 'jiwer_chars', 'Normalizer', 'step', 'substitute',
-           'number_words', 'year_words', 'get_normalizer', 'WERStats', 'clear_reference_caches', 'wer_statistics',
-           'rates', 'WERResult', 'corpus_wer', 'sentence_wer', 'read_trn', 'parse_alternations', 'sclite_align',
-           'sclite_score']
+           'number_words', 'year_words', 'get_normalizer', 'WERStats', 'clear_reference_caches', 'align_segments',
+           'wer_statistics', 'rates', 'WERResult', 'corpus_wer', 'sentence_wer', 'read_trn', 'parse_alternations',
+           'sclite_align', 'sclite_score']
 
 # %% ../nbs/11_wer.ipynb #4302c479
 def jiwer_words(s: str) -> list[str]:
@@ -170,15 +171,15 @@ _REFERENCE_ITEMS = _LRU(1 << 24)  # tokenised references of 2,000+ characters, 1
 
 
 def _reference(text, unit, norm):
-    "A reference's items and bitmasks, kept across calls for long references (see `reference_masks`)."
-    if len(text) < 2000: items = _items(text, unit, norm)
+    "A reference's items, kept across calls for long references (their bitmasks too: `reference_masks`)."
+    if len(text) < 2000: return _items(text, unit, norm)
     else:
         try: key = (text, unit, norm); items = _REFERENCE_ITEMS.get(key)
         except TypeError: key = items = None  # an unhashable normaliser: no caching
         if items is None:
             items = _items(text, unit, norm)
             if key is not None: _REFERENCE_ITEMS.put(key, items, len(text))
-    return items, reference_masks(items)
+    return items
 
 
 def clear_reference_caches():
@@ -186,24 +187,33 @@ def clear_reference_caches():
     _REFERENCE_ITEMS.clear(); _REFERENCE_MASKS.clear()
 
 
-def wer_statistics(hyps: Sequence[str], refs: Sequence, *, unit: str = 'word', normalize=None) -> WERStats:
-    "Align every segment (one reference each) and sum H, S, D, I; `unit` is 'word' or 'char'."
+def _corpus_items(hyps, refs, unit, normalize):
+    "Checked, normalised and tokenised: (reference items per segment, hypothesis items per segment)."
     if unit not in ('word', 'char'): raise MetricInputError(f"`unit` must be 'word' or 'char', got {unit!r}")
     hyps, refs = check_corpus(hyps, refs)
     for i, r in enumerate(refs):
         if len(r) != 1:
             raise MetricInputError(f"`refs[{i}]` has {len(r)} references; WER-type metrics take exactly one per segment")
     norm = get_normalizer(normalize)
+    return tuple(_reference(r, unit, norm) for (r,) in refs), tuple(_items(h, unit, norm) for h in hyps)
+
+
+def align_segments(R: Sequence[tuple], Hy: Sequence[tuple]) -> WERStats:
+    "Align every segment (reference items R[i], hypothesis items Hy[i]) and sum H, S, D, I."
     H = S = D = I = N = M = 0
-    R, Hy, A, G = [], [], [], []
-    for h, (r,) in zip(hyps, refs):
-        (ri, masks), hi = _reference(r, unit, norm), _items(h, unit, norm)
-        codes, info = align_codes(ri, hi, masks)
+    A, G = [], []
+    for ri, hi in zip(R, Hy):
+        codes, info = align_codes(ri, hi, reference_masks(ri))
         c, s, d = codes.count('C'), codes.count('S'), codes.count('D')
         H += c; S += s; D += d; I += len(codes) - c - s - d; N += len(ri); M += len(hi)
-        R.append(ri); Hy.append(hi); A.append(codes)
+        A.append(codes)
         G.append('bit-parallel+hirschberg' if info['splits'] else 'bit-parallel')
     return WERStats(H, S, D, I, N, M, tuple(R), tuple(Hy), tuple(A), tuple(G))
+
+
+def wer_statistics(hyps: Sequence[str], refs: Sequence, *, unit: str = 'word', normalize=None) -> WERStats:
+    "Align every segment (one reference each) and sum H, S, D, I; `unit` is 'word' or 'char'."
+    return align_segments(*_corpus_items(hyps, refs, unit, normalize))
 
 # %% ../nbs/11_wer.ipynb #5bb601d5
 def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
@@ -219,28 +229,51 @@ def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
 # %% ../nbs/11_wer.ipynb #783286ca
 @dataclass(frozen=True)
 class WERResult(MetricResult):
-    "One of WER/CER/MER/WIL/WIP (`measure`) with all five rates, the summed counts and every alignment (`alignments`)."
+    """One of WER/CER/MER/WIL/WIP (`measure`) with all five rates, the summed counts and every alignment.
+    WER and CER need only the summed edit distances (`errors`: the same for every optimal alignment), so that is all
+    `corpus_wer` and `corpus_cer` compute; the alignment, and with it hits, substitutions, deletions, insertions,
+    MER, WIL, WIP and `alignments`, is computed the first time one of them is read."""
     measure: str = 'wer'  # which rate `score` is: 'wer', 'cer', 'mer', 'wil' or 'wip'
-    hits: int = 0
-    substitutions: int = 0
-    deletions: int = 0
-    insertions: int = 0
+    errors: int = 0  # S + D + I summed over segments: the sum of the edit distances
     ref_len: int = 0  # N, reference words (characters for CER)
     hyp_len: int = 0  # M
-    wer: float = 0.0  # (S + D + I) / N (for CER: over characters)
-    mer: float = 0.0  # (S + D + I) / (H + S + D + I)
-    wil: float = 0.0  # 1 - WIP
-    wip: float = 0.0  # (H / N) (H / M)
+    wer: float = 0.0  # (S + D + I) / N (for CER: over characters); jiwer's convention when N = 0
     n_segments: int = 1
-    algorithm: str = 'bit-parallel'  # alignment algorithm(s) that ran
     refs: tuple = ()  # per segment: the reference items
     hyps: tuple = ()  # per segment: the hypothesis items
-    codes: tuple = ()  # per segment: the alignment, one code per operation ('C' hit, 'S', 'D', 'I')
+    _stats: WERStats | None = field(default=None, repr=False, compare=False)  # the alignment, once computed
 
     _hidden = ('refs', 'hyps', 'codes')
+    _shown = ('score', 'signature', 'measure', 'hits', 'substitutions', 'deletions', 'insertions', 'ref_len', 'hyp_len',
+              'wer', 'mer', 'wil', 'wip', 'n_segments', 'algorithm', 'refs', 'hyps', 'codes')
 
     @property
     def name(self): return self.measure.upper()
+
+    @property
+    def stats(self) -> WERStats:
+        "Every segment's alignment and the summed H, S, D, I (computed on first use, then kept)."
+        if self._stats is None: object.__setattr__(self, '_stats', align_segments(self.refs, self.hyps))
+        return self._stats
+
+    hits = property(lambda self: self.stats.hits, doc="H: matched items, summed over segments")
+    substitutions = property(lambda self: self.stats.substitutions, doc="S, summed over segments")
+    deletions = property(lambda self: self.stats.deletions, doc="D: reference items missing, summed")
+    insertions = property(lambda self: self.stats.insertions, doc="I: extra hypothesis items, summed")
+    codes = property(lambda self: self.stats.codes, doc="per segment: the alignment, one code per operation ('C' hit, 'S', 'D', 'I')")
+    algorithm = property(lambda self: ', '.join(sorted(set(self.stats.algorithms))), doc="alignment algorithm(s) that ran")
+
+    def _rates(self):
+        s = self.stats
+        return rates(s.hits, s.substitutions, s.deletions, s.insertions, s.ref_len, s.hyp_len)
+
+    mer = property(lambda self: self._rates()['mer'], doc="(S + D + I) / (H + S + D + I)")
+    wil = property(lambda self: self._rates()['wil'], doc="1 - WIP")
+    wip = property(lambda self: self._rates()['wip'], doc="(H / N) (H / M)")
+
+    def items(self) -> list[tuple[str, object]]:
+        "The rates, counts and alignments as (name, value) pairs (reading them computes the alignment)."
+        return [(k, getattr(self, k)) for k in self._shown]
 
     @cached_property
     def alignments(self) -> tuple:
@@ -272,17 +305,22 @@ class WERResult(MetricResult):
         return base[:-6] + (self.alignment(0, 'html') if self.n_segments == 1 else '') + '</div>'
 
 # %% ../nbs/11_wer.ipynb #ad08fe73
-def _result(measure, hyps, refs, normalize, n_segments=None):
+def _result(measure, hyps, refs, normalize):
     unit = 'char' if measure == 'cer' else 'word'
-    st = wer_statistics(hyps, refs, unit=unit, normalize=normalize)
-    r = rates(st.hits, st.substitutions, st.deletions, st.insertions, st.ref_len, st.hyp_len)
+    R, Hy = _corpus_items(hyps, refs, unit, normalize)
+    N, M = sum(map(len, R)), sum(map(len, Hy))
+    st = None
+    if measure in ('wer', 'cer'):  # the distances are enough; the alignment waits until it is asked for
+        errors = sum(levenshtein_distance(r, h, reference_masks(r)) for r, h in zip(R, Hy))
+    else:
+        st = align_segments(R, Hy)
+        errors = st.substitutions + st.deletions + st.insertions
+    wer = errors / N if N else float(errors)  # jiwer 4: with no reference items, WER is the insertion count
     norm = get_normalizer(normalize)
     sig = make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
                          empty_ref='jiwer4')
-    algs = sorted(set(st.algorithms))
-    return WERResult(r['wer'] if measure == 'cer' else r[measure], sig, measure, st.hits, st.substitutions,
-                     st.deletions, st.insertions, st.ref_len, st.hyp_len, r['wer'], r['mer'], r['wil'], r['wip'],
-                     len(st.refs), ', '.join(algs), st.refs, st.hyps, st.codes)
+    score = wer if st is None else rates(st.hits, st.substitutions, st.deletions, st.insertions, N, M)[measure]
+    return WERResult(score, sig, measure, errors, N, M, wer, len(R), R, Hy, st)
 
 
 def corpus_wer(hyps: Sequence[str],  # hypotheses, one per segment
