@@ -92,3 +92,13 @@ def test_explorer_widget_and_renderer():
     ex.controls['level'].value = 'char'
     assert 'CER 0.0000' in ex.output.value
     assert '&lt;script&gt;' in render_explorer_html('<script>x</script>', 'y', plot=False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(seqs, seqs)
+def test_distance_alone_and_operation_codes(a, b):
+    from textmetrics_edu.edit_distance import levenshtein_distance, align_codes, ops_from_codes
+    assert levenshtein_distance(a, b) == levenshtein_matrix(a, b)[-1][-1]
+    codes, _ = align_codes(a, b)
+    assert ops_from_codes(codes) == align_bitparallel(a, b)[0]
+    assert len(codes) - codes.count('C') == levenshtein_distance(a, b)

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from textmetrics_edu import (corpus_wer, sentence_wer, corpus_cer, corpus_mer, corpus_wil, corpus_wip, sentence_cer,
                              sclite_score)
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.wer import NUMBERS, BASIC, substitute, lowercase
+from textmetrics_edu.wer import NUMBERS, BASIC, substitute, lowercase, clear_reference_caches
 from textmetrics_edu.cli import main
 
 DATA = Path(__file__).parent / 'data' / 'asr'
@@ -139,3 +139,30 @@ def test_cli(tmp_path, capsys):
     out = capsys.readouterr().out
     assert 'REF:' in out and 'HYP:' in out and '0.3333' in out
     assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), str(tmp_path / 'r.txt'), '--metrics', 'wer']) == 2
+
+
+def test_wer_from_distances_alignment_on_demand(earnings):
+    "WER needs only the distances; the alignment (and everything that needs it) comes when first read, jiwer-exact."
+    refs, hyps = earnings
+    ids = sorted(refs)
+    hs, rs = [hyps['google'][i] for i in ids], [refs[i] for i in ids]
+    clear_reference_caches()
+    r = corpus_wer(hs, rs)
+    assert r._stats is None  # nothing aligned yet
+    o = jiwer.process_words(rs, hs)
+    assert r.errors == o.substitutions + o.deletions + o.insertions and abs(float(r) - o.wer) < 1e-12
+    assert (r.hits, r.insertions, r.mer) == (o.hits, o.insertions, o.mer) and r._stats is not None
+    assert [len(c) for c in r.codes] == [len(a) for a in r.alignments]
+    warm = corpus_wer(hs, rs)  # the references' items and bitmasks now come from the cache: same numbers
+    assert warm == r and (warm.hits, warm.substitutions) == (r.hits, r.substitutions)
+    m = corpus_mer(hs, rs)
+    assert m._stats is not None and abs(float(m) - o.mer) < 1e-12 and m.wer == r.wer
+
+
+def test_reference_cache_is_bounded():
+    from textmetrics_edu.edit_distance import _LRU
+    c = _LRU(10)
+    for k in range(6): c.put(k, str(k), 3)
+    assert list(c.d) == [3, 4, 5] and c.total == 9 and c.get(0) is None and c.get(3) == '3'
+    c.put('big', 'x', 11)  # costs more than the whole cache: not kept
+    assert c.get('big') is None and list(c.d) == [4, 5, 3]
