@@ -51,6 +51,12 @@ def test_long_random_vs_jiwer(seed):
     o = jiwer.process_words(' '.join(a), ' '.join(b))
     r = edit_distance(a, b, level='tokens', algorithm='bit-parallel')
     assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o.hits, o.substitutions, o.deletions, o.insertions)
+    # a known bound on the distance (the distance itself, or looser) narrows the split's passes, never the result
+    from textmetrics_edu.edit_distance import align_codes, levenshtein_distance
+    codes, d = align_codes(a, b)[0], levenshtein_distance(a, b)
+    assert len(codes) - codes.count('C') == d == r.distance
+    for bound in (d, d + 7, 2 * d):
+        assert align_codes(a, b, bound=bound)[0] == codes
 
 
 def test_long_inputs_linear_memory():

@@ -282,11 +282,12 @@ def _split(a2, b2, lo, masks, cols, ub):
     return left, mid, int(top[mid]), int(bottom[n1 - mid]), sub_cols
 
 
-def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None):
+def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None, bound=None):
     """Append the operation codes aligning a (= ref[ai:ai+len(a)]) with b (= hyp[bj:bj+len(b)]) to `out`. `max_d`:
     an upper bound on their distance (rapidfuzz's, which decides recording vs splitting). `cols` = (VPs, VNs, Ws, off):
     columns recorded for an enclosing block whose origin lies `off` items earlier in both sequences; a block sharing
-    that origin (the top half of a split, after dropping a common prefix) has the same D values there, so reuses them."""
+    that origin (the top half of a split, after dropping a common prefix) has the same D values there, so reuses them.
+    `bound`: another upper bound on the distance (the distance itself, when known), for the split's row window only."""
     p, s = common_affix(a, b)
     if p: out.append('C' * p)
     a2, b2 = (a[p:len(a) - s], b[p:len(b) - s]) if p or s else (a, b)
@@ -305,7 +306,8 @@ def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None):
             _recover(a2, b2, vps, ws, out)
     else:  # Hirschberg: split at the first row where top + bottom cost is minimal
         stats['splits'] += 1
-        left, mid, d_top, d_bottom, sub_cols = _split(a2, b2, lo, masks, cols, max_d)
+        ub = max_d if bound is None else min(max_d, bound)
+        left, mid, d_top, d_bottom, sub_cols = _split(a2, b2, lo, masks, cols, ub)
         if sub_cols is not None and cols is None: stats['peak_bits'] = max(stats['peak_bits'], 3 * len(sub_cols[0]) * left)
         _align(a2[:mid], b2[:left], lo, bj + p, d_top, out, stats, masks, sub_cols)
         del sub_cols
@@ -329,10 +331,11 @@ class paused_gc:
 def align_codes(a: Sequence,  # the reference tokens
                 b: Sequence,  # the hypothesis tokens
                 masks: _Masks | None = None,  # a's bitmasks if the caller keeps them (`reference_masks`); else built here
+                bound: int | None = None,  # an upper bound on the distance, if known: narrows the first split, same result
                ) -> tuple[str, dict]:  # (one code per operation: 'C', 'S', 'D' or 'I'; info: splits, peak recorded bits)
     "Exact unit-cost alignment in linear memory, as a string of operation codes (`ops_from_codes` expands it)."
     out, stats = [], {'splits': 0, 'peak_bits': 0}
-    _align(a, b, 0, 0, max(len(a), len(b)), out, stats, masks if masks is not None else _Masks(a))
+    _align(a, b, 0, 0, max(len(a), len(b)), out, stats, masks if masks is not None else _Masks(a), bound=bound)
     return ''.join(out), stats
 
 

@@ -198,12 +198,14 @@ def _corpus_items(hyps, refs, unit, normalize):
     return tuple(_reference(r, unit, norm) for (r,) in refs), tuple(_items(h, unit, norm) for h in hyps)
 
 
-def align_segments(R: Sequence[tuple], Hy: Sequence[tuple]) -> WERStats:
+def align_segments(R: Sequence[tuple], Hy: Sequence[tuple],  # reference and hypothesis items per segment
+                   distances: Sequence[int] | None = None,  # their edit distances, if known (they narrow the passes)
+                  ) -> WERStats:
     "Align every segment (reference items R[i], hypothesis items Hy[i]) and sum H, S, D, I."
     H = S = D = I = N = M = 0
     A, G = [], []
-    for ri, hi in zip(R, Hy):
-        codes, info = align_codes(ri, hi, reference_masks(ri))
+    for k, (ri, hi) in enumerate(zip(R, Hy)):
+        codes, info = align_codes(ri, hi, reference_masks(ri), distances[k] if distances else None)
         c, s, d = codes.count('C'), codes.count('S'), codes.count('D')
         H += c; S += s; D += d; I += len(codes) - c - s - d; N += len(ri); M += len(hi)
         A.append(codes)
@@ -242,6 +244,7 @@ class WERResult(MetricResult):
     refs: tuple = ()  # per segment: the reference items
     hyps: tuple = ()  # per segment: the hypothesis items
     _stats: WERStats | None = field(default=None, repr=False, compare=False)  # the alignment, once computed
+    _distances: tuple = field(default=(), repr=False, compare=False)  # per segment, when computed first
 
     _hidden = ('refs', 'hyps', 'codes')
     _shown = ('score', 'signature', 'measure', 'hits', 'substitutions', 'deletions', 'insertions', 'ref_len', 'hyp_len',
@@ -253,7 +256,8 @@ class WERResult(MetricResult):
     @property
     def stats(self) -> WERStats:
         "Every segment's alignment and the summed H, S, D, I (computed on first use, then kept)."
-        if self._stats is None: object.__setattr__(self, '_stats', align_segments(self.refs, self.hyps))
+        if self._stats is None:
+            object.__setattr__(self, '_stats', align_segments(self.refs, self.hyps, self._distances or None))
         return self._stats
 
     hits = property(lambda self: self.stats.hits, doc="H: matched items, summed over segments")
@@ -309,9 +313,10 @@ def _result(measure, hyps, refs, normalize):
     unit = 'char' if measure == 'cer' else 'word'
     R, Hy = _corpus_items(hyps, refs, unit, normalize)
     N, M = sum(map(len, R)), sum(map(len, Hy))
-    st = None
+    st, dists = None, ()
     if measure in ('wer', 'cer'):  # the distances are enough; the alignment waits until it is asked for
-        errors = sum(levenshtein_distance(r, h, reference_masks(r)) for r, h in zip(R, Hy))
+        dists = tuple(levenshtein_distance(r, h, reference_masks(r)) for r, h in zip(R, Hy))
+        errors = sum(dists)
     else:
         st = align_segments(R, Hy)
         errors = st.substitutions + st.deletions + st.insertions
@@ -320,7 +325,7 @@ def _result(measure, hyps, refs, normalize):
     sig = make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
                          empty_ref='jiwer4')
     score = wer if st is None else rates(st.hits, st.substitutions, st.deletions, st.insertions, N, M)[measure]
-    return WERResult(score, sig, measure, errors, N, M, wer, len(R), R, Hy, st)
+    return WERResult(score, sig, measure, errors, N, M, wer, len(R), R, Hy, st, dists)
 
 
 def corpus_wer(hyps: Sequence[str],  # hypotheses, one per segment
