@@ -308,7 +308,7 @@ def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None, bound=None):
         stats['splits'] += 1
         ub = max_d if bound is None else min(max_d, bound)
         left, mid, d_top, d_bottom, sub_cols = _split(a2, b2, lo, masks, cols, ub)
-        if sub_cols is not None and cols is None: stats['peak_bits'] = max(stats['peak_bits'], 3 * len(sub_cols[0]) * left)
+        if sub_cols is not None and cols is None: stats['peak_bits'] = max(stats['peak_bits'], 3 * n1 * left)  # (at most)
         _align(a2[:mid], b2[:left], lo, bj + p, d_top, out, stats, masks, sub_cols)
         del sub_cols
         _align(a2[mid:], b2[left:], lo + mid, bj + p + left, d_bottom, out, stats, masks)
