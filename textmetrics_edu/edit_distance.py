@@ -118,7 +118,7 @@ def _pattern_masks(a):
 class _Masks:
     """The reference's pattern bitmasks, built once per reference (and kept across calls by `reference_masks`):
     forward (bit i is a[i]) and, when a Hirschberg split needs them, reversed (bit i is a[n-1-i]). A sub-block's masks
-    are cut out of these with one shift and one AND per symbol it will look up, instead of a Python loop over the block."""
+    are cut out of these with a shift and/or an AND per symbol it will look up, instead of a Python loop over the block."""
     def __init__(self, a):
         self.a, self.n, self.fw, self._rv = a, len(a), _pattern_masks(a), None
 

@@ -173,12 +173,11 @@ _REFERENCE_ITEMS = _LRU(1 << 24)  # tokenised references of 2,000+ characters, 1
 def _reference(text, unit, norm):
     "A reference's items, kept across calls for long references (their bitmasks too: `reference_masks`)."
     if len(text) < 2000: return _items(text, unit, norm)
-    else:
-        try: key = (text, unit, norm); items = _REFERENCE_ITEMS.get(key)
-        except TypeError: key = items = None  # an unhashable normaliser: no caching
-        if items is None:
-            items = _items(text, unit, norm)
-            if key is not None: _REFERENCE_ITEMS.put(key, items, len(text))
+    try: key = (text, unit, norm); items = _REFERENCE_ITEMS.get(key)
+    except TypeError: key = items = None  # an unhashable normaliser: no caching
+    if items is None:
+        items = _items(text, unit, norm)
+        if key is not None: _REFERENCE_ITEMS.put(key, items, len(text))
     return items
 
 
@@ -187,14 +186,13 @@ def clear_reference_caches():
     _REFERENCE_ITEMS.clear(); _REFERENCE_MASKS.clear()
 
 
-def _corpus_items(hyps, refs, unit, normalize):
-    "Checked, normalised and tokenised: (reference items per segment, hypothesis items per segment)."
+def _corpus_items(hyps, refs, unit, norm):
+    "Checked, normalised (`norm`: from `get_normalizer`) and tokenised: (reference items, hypothesis items) per segment."
     if unit not in ('word', 'char'): raise MetricInputError(f"`unit` must be 'word' or 'char', got {unit!r}")
     hyps, refs = check_corpus(hyps, refs)
     for i, r in enumerate(refs):
         if len(r) != 1:
             raise MetricInputError(f"`refs[{i}]` has {len(r)} references; WER-type metrics take exactly one per segment")
-    norm = get_normalizer(normalize)
     return tuple(_reference(r, unit, norm) for (r,) in refs), tuple(_items(h, unit, norm) for h in hyps)
 
 
@@ -215,7 +213,7 @@ def align_segments(R: Sequence[tuple], Hy: Sequence[tuple],  # reference and hyp
 
 def wer_statistics(hyps: Sequence[str], refs: Sequence, *, unit: str = 'word', normalize=None) -> WERStats:
     "Align every segment (one reference each) and sum H, S, D, I; `unit` is 'word' or 'char'."
-    return align_segments(*_corpus_items(hyps, refs, unit, normalize))
+    return align_segments(*_corpus_items(hyps, refs, unit, get_normalizer(normalize)))
 
 # %% ../nbs/11_wer.ipynb #5bb601d5
 def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
@@ -282,7 +280,7 @@ class WERResult(MetricResult):
     @cached_property
     def alignments(self) -> tuple:
         "Per segment: ((op, i, j), ...): op in 'CSDI', i the index in the reference (None for I), j in the hypothesis."
-        with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in self.codes)
+        return self.stats.alignments
 
     def alignment(self, i: int = 0, fmt: str = 'text') -> str:
         "Segment i's alignment, rendered (text or escaped HTML)."
@@ -310,8 +308,8 @@ class WERResult(MetricResult):
 
 # %% ../nbs/11_wer.ipynb #ad08fe73
 def _result(measure, hyps, refs, normalize):
-    unit = 'char' if measure == 'cer' else 'word'
-    R, Hy = _corpus_items(hyps, refs, unit, normalize)
+    unit, norm = 'char' if measure == 'cer' else 'word', get_normalizer(normalize)
+    R, Hy = _corpus_items(hyps, refs, unit, norm)
     N, M = sum(map(len, R)), sum(map(len, Hy))
     st, dists = None, ()
     if measure in ('wer', 'cer'):  # the distances are enough; the alignment waits until it is asked for
@@ -321,7 +319,6 @@ def _result(measure, hyps, refs, normalize):
         st = align_segments(R, Hy)
         errors = st.substitutions + st.deletions + st.insertions
     wer = errors / N if N else float(errors)  # jiwer 4: with no reference items, WER is the insertion count
-    norm = get_normalizer(normalize)
     sig = make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
                          empty_ref='jiwer4')
     score = wer if st is None else rates(st.hits, st.substitutions, st.deletions, st.insertions, N, M)[measure]
