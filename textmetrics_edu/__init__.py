@@ -28,3 +28,15 @@ from .wer import (corpus_wer, sentence_wer, corpus_cer, sentence_cer, corpus_mer
 from .ter import corpus_ter, sentence_ter, translation_edit_rate, tercom_tokenize, TERResult
 from .alignment_explorer import alignment_explorer, render_explorer_html, plot_dp_matrix
 from .meteor import corpus_meteor, sentence_meteor, meteor_align, load_wordnet, MeteorResult, WordNetMissingError
+
+# %% ../nbs/99_api.ipynb #9ea25c80
+# cider (nbs/03_cider.ipynb): public names
+
+# %% ../nbs/99_api.ipynb #1dd1381b
+# classification and GLUE/SuperGLUE (nbs/50_classification.ipynb, nbs/51_glue.ipynb): public names
+
+# %% ../nbs/99_api.ipynb #192fe60e
+# mean opinion scores and rater agreement (nbs/60_mos.ipynb): public names
+
+# %% ../nbs/99_api.ipynb #fbc7dfa9
+# meta-evaluation (nbs/61_meta_eval.ipynb): public names
