@@ -37,6 +37,8 @@ from .meteor import corpus_meteor, sentence_meteor, meteor_align, load_wordnet, 
 
 # %% ../nbs/99_api.ipynb #192fe60e
 # mean opinion scores and rater agreement (nbs/60_mos.ipynb): public names
+from .mos import (mos, MOSResult, paired_mos_test, PairedMOSResult, agreement, AgreementResult,
+                                 ratings_records, krippendorff_alpha_by_hand, summeval_ratings, render_mos_html, mos_explorer)
 
 # %% ../nbs/99_api.ipynb #fbc7dfa9
 # meta-evaluation (nbs/61_meta_eval.ipynb): public names
