@@ -265,3 +265,22 @@ def test_renderer_escapes_and_widget():
     assert '>X<' in w.output.value and '>B<' not in w.output.value
     w.controls['method'].value = 'crowdmos'
     assert 'crowdmos 95%' in w.output.value and 'naive 95%' not in w.output.value
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 5), st.integers(2, 8), st.data())
+def test_mos_properties(n_raters, n_items, data):
+    "On any design with at least 2 raters and 2 items: the MOS and the bootstrap interval stay inside the votes' range."
+    cells = [(r, i) for r in range(n_raters) for i in range(n_items)]
+    keep = data.draw(st.lists(st.booleans(), min_size=len(cells), max_size=len(cells)))
+    votes = data.draw(st.lists(st.integers(1, 5), min_size=len(cells), max_size=len(cells)))
+    recs = [('S', f'i{i}', f'r{r}', v) for (r, i), k, v in zip(cells, keep, votes) if k]
+    if len({x[2] for x in recs}) < 2 or len({x[1] for x in recs}) < 2:
+        with pytest.raises(MetricInputError): mos(recs, n_samples=50)
+        return
+    res = mos(recs, n_samples=50, seed=1)['S']
+    x = [v for *_, v in recs]
+    assert min(x) <= float(res) <= max(x)
+    assert min(x) - 1e-12 <= res.bootstrap_ci[0] <= res.bootstrap_ci[1] <= max(x) + 1e-12
+    assert res.naive_ci[0] <= float(res) <= res.naive_ci[1] and res.crowdmos_ci[0] <= float(res) <= res.crowdmos_ci[1]
+    assert min(res.v_item, res.v_rater, res.v_residual) >= 0

@@ -570,7 +570,7 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
         if method != 'all' and method not in INTERVAL_METHODS:
             raise MetricInputError(f"`method` must be 'all' or one of {list(INTERVAL_METHODS)}, got {method!r}")
         if isinstance(ratings, str): ratings = parse_ratings(ratings)
-        res = mos(ratings, scale=scale, confidence=float(confidence), n_samples=n_samples, seed=seed)
+        res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed)
     except MetricInputError as e:
         return f"<div class='tme-error'>{html.escape(str(e))}</div>"
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
