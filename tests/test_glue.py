@@ -187,3 +187,18 @@ def test_no_heavy_imports_at_top():
     src = Path(__file__).parent.parent / 'textmetrics_edu' / 'glue.py'
     tops = [l for l in src.read_text().splitlines() if l.startswith(('import ', 'from '))]
     assert not any(x in l for l in tops for x in ('numpy', 'scipy', 'sklearn')), tops
+
+
+def test_renderer_and_explorer():
+    from textmetrics_edu.glue import render_benchmark_html, parse_scores, benchmark_explorer
+    text = 'boolq=62.3, cb=21.7/48.4, copa=50.0, multirc=61.1/0.3, record=33.4/32.5, rte=50.3, wic=50.0, wsc=65.1'
+    assert parse_scores(text)['cb'] == ('21.7', '48.4')
+    out = render_benchmark_html(text, published='47.1')
+    assert 'superglue score = 47.1' in out and 'gives 47.0' in out and 'reproduced' in out
+    assert 'tme-error' in render_benchmark_html('boolq 62.3')
+    assert '&lt;i&gt;' in render_benchmark_html('<i>=1')
+    pytest.importorskip('ipywidgets')
+    ex = benchmark_explorer({'MF': ('superglue', '47.1', parse_scores(text))})
+    assert 'superglue score = 47.1' in ex.output.value
+    ex.controls['scores'].value = text.replace('wsc=65.1', 'wsc=66.1')
+    assert 'superglue score = 47.2' in ex.output.value and 'does not reproduce' in ex.output.value

@@ -40,7 +40,8 @@ from .classification import (corpus_classification, corpus_accuracy, corpus_prec
                                             render_confusion_html, classification_explorer, ClassificationResult,
                                             ClassificationStats, ConfusionMatrix, UndefinedMetricWarning)
 from .glue import (task_metrics, benchmark_score, corpus_benchmark, corpus_glue, corpus_superglue, normalize_answer,
-                                  token_f1, round_half_up, TaskResult, BenchmarkResult)
+                                  token_f1, round_half_up, parse_scores, render_benchmark_html, benchmark_explorer, TaskResult,
+                                  BenchmarkResult)
 
 # %% ../nbs/99_api.ipynb #192fe60e
 # mean opinion scores and rater agreement (nbs/60_mos.ipynb): public names
