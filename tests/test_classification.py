@@ -213,3 +213,12 @@ def test_no_numpy_at_import():
     src = Path(__file__).parent.parent / 'textmetrics_edu' / 'classification.py'
     tops = [l for l in src.read_text().splitlines() if l.startswith(('import ', 'from '))]
     assert not any('numpy' in l or 'sklearn' in l or 'scipy' in l for l in tops), tops
+
+
+def test_numpy_inputs():
+    rng = np.random.default_rng(0)
+    for dtype in (int, bool, np.int32, str):
+        g = rng.integers(0, 2, 50).astype(dtype); p = rng.integers(0, 2, 50).astype(dtype)
+        pos = g[0]
+        _same(corpus_f1(p, g, pos_label=pos).score, skm.f1_score(g, p, pos_label=pos))
+        _same(corpus_mcc(p, g).score, skm.matthews_corrcoef(g, p))
