@@ -34,6 +34,14 @@ from .meteor import corpus_meteor, sentence_meteor, meteor_align, load_wordnet, 
 
 # %% ../nbs/99_api.ipynb #1dd1381b
 # classification and GLUE/SuperGLUE (nbs/50_classification.ipynb, nbs/51_glue.ipynb): public names
+from .classification import (corpus_classification, corpus_accuracy, corpus_precision, corpus_recall, corpus_f1,
+                                            corpus_fbeta, corpus_mcc, classification_statistics, confusion_matrix,
+                                            precision_recall_fscore_support, prf_from_stats, classification_from_stats,
+                                            render_confusion_html, classification_explorer, ClassificationResult,
+                                            ClassificationStats, ConfusionMatrix, UndefinedMetricWarning)
+from .glue import (task_metrics, benchmark_score, corpus_benchmark, corpus_glue, corpus_superglue, normalize_answer,
+                                  token_f1, round_half_up, parse_scores, render_benchmark_html, benchmark_explorer, TaskResult,
+                                  BenchmarkResult)
 
 # %% ../nbs/99_api.ipynb #192fe60e
 # mean opinion scores and rater agreement (nbs/60_mos.ipynb): public names

@@ -1,0 +1,224 @@
+"""Classification metrics against scikit-learn 1.9.1: random label vectors (hypothesis) for every averaging
+option and zero_division setting, real label vectors (SummEval expert vs crowd relevance ratings), bad input, CLI."""
+import json
+import math
+import warnings
+from decimal import Decimal, ROUND_HALF_UP
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+sklearn = pytest.importorskip('sklearn')
+from sklearn import metrics as skm
+
+from textmetrics_edu.core import MetricInputError
+from textmetrics_edu.classification import (precision_recall_fscore_support, corpus_classification, corpus_accuracy,
+                                            corpus_f1, corpus_fbeta, corpus_mcc, confusion_matrix, render_confusion_html,
+                                            classification_statistics, UndefinedMetricWarning)
+
+DATA = Path(__file__).parent / 'data' / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
+ZD = ('warn', 0, 1, np.nan)
+
+
+def _same(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15, equal_nan=True)
+
+
+def _both(f_ours, f_sk):
+    "Run both; they must both raise, or agree."
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try: theirs = f_sk()
+        except ValueError: theirs = ValueError
+        try: ours = f_ours()
+        except MetricInputError: ours = ValueError
+    if theirs is ValueError or ours is ValueError:
+        assert theirs is ours, (ours, theirs)
+        return None
+    return ours, theirs
+
+
+labels_int = st.integers(0, 3)
+labels_str = st.sampled_from(['a', 'b', 'c', 'd'])
+
+
+@st.composite
+def pairs(draw, elem=labels_int, max_n=30):
+    n = draw(st.integers(1, max_n))
+    return draw(st.lists(elem, min_size=n, max_size=n)), draw(st.lists(elem, min_size=n, max_size=n))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pairs(), st.sampled_from(['micro', 'macro', 'weighted', None, 'binary']), st.sampled_from(ZD),
+       st.sampled_from([1.0, 0.5, 2.0, 0.0, math.inf]), st.sampled_from([0, 1, 3]))
+def test_prf_equals_sklearn_random_ints(yy, average, zd, beta, pos_label):
+    hyps, refs = yy
+    r = _both(lambda: precision_recall_fscore_support(hyps, refs, average=average, zero_division=zd, beta=beta, pos_label=pos_label),
+              lambda: skm.precision_recall_fscore_support(refs, hyps, average=average, zero_division=zd, beta=beta, pos_label=pos_label))
+    if r is None: return
+    ours, theirs = r
+    for a, b in zip(ours[:3], theirs[:3]): _same(a, b)
+    if average is None: _same(ours[3], theirs[3])
+
+
+@settings(max_examples=100, deadline=None)
+@given(pairs(labels_str), st.sampled_from(['micro', 'macro', 'weighted', None]), st.sampled_from(ZD),
+       st.lists(labels_str, min_size=1, max_size=4, unique=True))
+def test_prf_with_labels_equals_sklearn(yy, average, zd, labels):
+    hyps, refs = yy
+    r = _both(lambda: precision_recall_fscore_support(hyps, refs, average=average, zero_division=zd, labels=labels),
+              lambda: skm.precision_recall_fscore_support(refs, hyps, average=average, zero_division=zd, labels=labels))
+    if r is None: return
+    for a, b in zip(r[0][:3], r[1][:3]): _same(a, b)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pairs(labels_str, 40), st.sampled_from(ZD), st.sampled_from(['micro', 'macro', 'weighted']))
+def test_scalar_scores_equal_sklearn(yy, zd, average):
+    hyps, refs = yy
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        res = corpus_classification(hyps, refs, average=average, zero_division=zd)
+        _same(res.accuracy, skm.accuracy_score(refs, hyps))
+        _same(res.mcc, skm.matthews_corrcoef(refs, hyps))
+        _same(float(res), skm.f1_score(refs, hyps, average=average, zero_division=zd))
+        _same(res.precision, skm.precision_score(refs, hyps, average=average, zero_division=zd))
+        _same(res.recall, skm.recall_score(refs, hyps, average=average, zero_division=zd))
+        _same(corpus_fbeta(hyps, refs, beta=0.5, average=average, zero_division=zd).fbeta,
+              skm.fbeta_score(refs, hyps, beta=0.5, average=average, zero_division=zd))
+    cm = confusion_matrix(hyps, refs)
+    np.testing.assert_array_equal(np.asarray(cm.matrix), skm.confusion_matrix(refs, hyps))
+    assert list(cm.labels) == list(sklearn.utils.multiclass.unique_labels(refs, hyps))
+
+
+@settings(max_examples=100, deadline=None)
+@given(pairs(st.integers(0, 1), 40))
+def test_binary_mcc_and_accuracy(yy):
+    hyps, refs = yy
+    _same(corpus_mcc(hyps, refs).mcc, skm.matthews_corrcoef(refs, hyps))
+    _same(float(corpus_accuracy(hyps, refs)), skm.accuracy_score(refs, hyps))
+
+
+@settings(max_examples=100, deadline=None)
+@given(pairs(labels_str), st.lists(labels_str, min_size=1, max_size=4, unique=True))
+def test_confusion_matrix_with_labels(yy, labels):
+    hyps, refs = yy
+    r = _both(lambda: np.asarray(confusion_matrix(hyps, refs, labels=labels).matrix),
+              lambda: skm.confusion_matrix(refs, hyps, labels=labels))
+    if r is not None: np.testing.assert_array_equal(*r)
+
+
+def test_inputs_not_modified_and_warning():
+    h, r = ['a', 'b', 'b'], ['a', 'a', 'c']
+    h0, r0 = list(h), list(r)
+    with pytest.warns(UndefinedMetricWarning):
+        corpus_f1(h, r, average='macro')
+    assert (h, r) == (h0, r0)
+
+
+def _cls(ann, key):
+    m = sum(a[key] for a in ann) / len(ann)
+    return int(Decimal(repr(m)).quantize(Decimal('1'), ROUND_HALF_UP))
+
+
+@pytest.mark.parametrize('key', ['coherence', 'consistency', 'fluency', 'relevance'])
+def test_real_summeval_expert_vs_crowd(key):
+    """Real label vectors: SummEval (docs 001-050 of THumB's CNN/DM set), per summary the 3 experts' mean rating rounded
+    half up to a class 1-5 is the gold label, the 5 crowd workers' mean rounded the same way the prediction (800
+    summaries with crowd ratings). Binary: rating >= 4."""
+    rows = [json.loads(l) for l in open(DATA / 'summaries_with_human_scores.jsonl')]
+    rows = [x for x in rows if x['turker_annotations']]
+    gold = [_cls(x['expert_annotations'], key) for x in rows]
+    pred = [_cls(x['turker_annotations'], key) for x in rows]
+    assert len(gold) == 800
+    for avg in ('micro', 'macro', 'weighted', None):
+        for zd in ZD:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                ours = precision_recall_fscore_support(pred, gold, average=avg, zero_division=zd)
+                theirs = skm.precision_recall_fscore_support(gold, pred, average=avg, zero_division=zd)
+            for a, b in zip(ours[:3], theirs[:3]): _same(a, b)
+    _same(corpus_mcc(pred, gold).score, skm.matthews_corrcoef(gold, pred))
+    _same(corpus_accuracy(pred, gold).score, skm.accuracy_score(gold, pred))
+    bg, bp = [int(g >= 4) for g in gold], [int(p >= 4) for p in pred]
+    res = corpus_f1(bp, bg)
+    _same(float(res), skm.f1_score(bg, bp))
+    _same(res.mcc, skm.matthews_corrcoef(bg, bp))
+    _same(corpus_f1(bp, bg, pos_label=0).score, skm.f1_score(bg, bp, pos_label=0))
+
+
+@pytest.mark.parametrize('call, msg', [
+    (lambda: corpus_f1(['a', 'b'], ['a']), '`hyps` has 2 labels but `refs` has 1'),
+    (lambda: corpus_f1([], []), 'empty'),
+    (lambda: corpus_f1('ab', 'ab'), 'bare str'),
+    (lambda: corpus_f1([['a']], [['a']]), 'must be a str or an int label'),
+    (lambda: corpus_f1([{'a'}], [{'a'}]), 'must be a str or an int label'),
+    (lambda: corpus_f1(['a', 1], ['a', 'b']), 'mixes'),
+    (lambda: corpus_f1(['1'], [1]), 'one kind'),
+    (lambda: corpus_f1([0.5, 1.0], [1, 1]), 'non-integral'),
+    (lambda: corpus_f1([None], ['a']), 'None'),
+    (lambda: corpus_f1(['a', 'b'], ['a', 'b'], average='samples'), '`average` must be one of'),
+    (lambda: corpus_f1(['a', 'b', 'c'], ['a', 'b', 'c']), 'at most two classes'),
+    (lambda: corpus_f1(['yes', 'no'], ['no', 'no']), '`pos_label`=1 is not among'),
+    (lambda: corpus_f1([1, 0], [1, 1], zero_division='nan'), '`zero_division`'),
+    (lambda: corpus_fbeta([1, 0], [1, 1], beta=-1), '`beta`'),
+    (lambda: corpus_f1([1, 0], [1, 1], average='macro', labels=[1, 1]), 'duplicates'),
+    (lambda: corpus_classification([1, 0], [1, 1], measure='auc'), '`measure`'),
+    (lambda: corpus_classification([1, 0], [1, 1], average=None), 'per-class'),
+])
+def test_bad_input(call, msg):
+    with pytest.raises(MetricInputError, match=None) as e: call()
+    assert msg in str(e.value)
+
+
+def test_renderer_and_result_display():
+    out = render_confusion_html('cat dog dog cat dog cat', 'cat cat dog dog pig cat')
+    assert 'macro F1 = 0.3556' in out and "<table class='tme-confusion'>" in out
+    assert '&lt;script&gt;' in render_confusion_html('<script> x', '<script> y')
+    assert "tme-error" in render_confusion_html('a b', 'a')
+    res = corpus_f1(['<i>', 'b'], ['<i>', 'b'], average='macro')
+    assert '<i>' not in res._repr_html_() and '&lt;i&gt;' in res._repr_html_()
+    assert 'MCC' in res.explain()
+
+
+def test_explorer_widget():
+    pytest.importorskip('ipywidgets')
+    from textmetrics_edu.classification import classification_explorer
+    ex = classification_explorer()
+    ex.controls['average'].value = 'weighted'
+    assert 'weighted F1 = 0.4667' in ex.output.value
+
+
+def test_cli(tmp_path, capsys):
+    from textmetrics_edu.cli import main
+    (tmp_path / 'p.txt').write_text('cat\ndog\ndog\ncat\ndog\ncat\n'); (tmp_path / 'g.txt').write_text('cat\ncat\ndog\ndog\npig\ncat\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        assert main(['score', str(tmp_path / 'p.txt'), '-r', str(tmp_path / 'g.txt'), '--metrics', 'accuracy,f1,mcc',
+                     '--average', 'weighted', '--zero-division', '0', '--format', 'json']) == 0
+    m = json.loads(capsys.readouterr().out)['systems'][0]['metrics']
+    g, p = 'cat cat dog dog pig cat'.split(), 'cat dog dog cat dog cat'.split()
+    _same(m['accuracy']['score'], skm.accuracy_score(g, p))
+    _same(m['f1']['score'], skm.f1_score(g, p, average='weighted', zero_division=0))
+    _same(m['mcc']['score'], skm.matthews_corrcoef(g, p))
+
+
+def test_no_numpy_at_import():
+    import subprocess, sys
+    code = "import sys, textmetrics_edu.classification as c; print('numpy' in sys.modules)"
+    # the package __init__ may import numpy users; check the module's own top-level imports instead
+    src = Path(__file__).parent.parent / 'textmetrics_edu' / 'classification.py'
+    tops = [l for l in src.read_text().splitlines() if l.startswith(('import ', 'from '))]
+    assert not any('numpy' in l or 'sklearn' in l or 'scipy' in l for l in tops), tops
+
+
+def test_numpy_inputs():
+    rng = np.random.default_rng(0)
+    for dtype in (int, bool, np.int32, str):
+        g = rng.integers(0, 2, 50).astype(dtype); p = rng.integers(0, 2, 50).astype(dtype)
+        pos = g[0]
+        _same(corpus_f1(p, g, pos_label=pos).score, skm.f1_score(g, p, pos_label=pos))
+        _same(corpus_mcc(p, g).score, skm.matthews_corrcoef(g, p))
