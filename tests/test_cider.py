@@ -30,9 +30,13 @@ def thumb():
 
 @pytest.fixture(scope='module')
 def ptb(thumb):
-    "Every caption of the data through pycocoevalcap's PTB tokenizer, in one java call: {raw text: token string}."
-    texts = list(dict.fromkeys([t for rs in thumb['refs'] for t in rs] + [h for hs in thumb['systems'].values() for h in hs]))
-    return dict(zip(texts, (' '.join(t) for t in ptb_tokenize(texts))))
+    "The recorded PTB tokens (tests/data/.../ptb_tokenized.jsonl, see its README): refs [image][k], systems {name: [image]}."
+    rows = [json.loads(l) for l in open(THUMB / 'ptb_tokenized.jsonl', encoding='utf-8')]
+    refs = [[r['ptb'] for r in rows[4 * i:4 * i + 4]] for i in range(250)]
+    assert all(r['source'] == 'ref' for r in rows[:1000])
+    systems = {s: [r['ptb'] for r in rows[1000 + 250 * k:1000 + 250 * (k + 1)]] for k, s in enumerate(SYSTEMS)}
+    assert all(r['source'] == s for k, s in enumerate(SYSTEMS) for r in rows[1000 + 250 * k:1000 + 250 * (k + 1)])
+    return dict(refs=refs, systems=systems)
 
 
 def theirs(hyps_tok, refs_tok):
@@ -43,32 +47,38 @@ def theirs(hyps_tok, refs_tok):
     return float(s), [float(x) for x in per]
 
 
-@needs_java
 @pytest.mark.parametrize('system', SYSTEMS)
-def test_ptb_tokenized_thumb_equals_pycocoevalcap(thumb, ptb, system):
-    refs_tok = [[ptb[r] for r in rs] for rs in thumb['refs']]
-    hyps_tok = [ptb[h] for h in thumb['systems'][system]]
-    s, per = theirs(hyps_tok, refs_tok)
-    ours = corpus_cider(hyps_tok, refs_tok, tokenize='none')
+def test_ptb_tokenized_thumb_equals_pycocoevalcap(ptb, system):
+    "pycocoevalcap's scorer and ours on the PTB-tokenized captions (recorded; re-made below where java is present)."
+    s, per = theirs(ptb['systems'][system], ptb['refs'])
+    ours = corpus_cider(ptb['systems'][system], ptb['refs'], tokenize='none')
     assert abs(float(ours) - s) < 1e-9
     assert np.max(np.abs(np.array(ours.segment_scores) - per)) < 1e-9
     assert ours.n_images == 250 and len(ours.segment_scores) == 250
 
 
 @needs_java
-def test_tokenize_ptb_option_runs_the_tokenizer(thumb, ptb):
-    hyps = thumb['systems']['Human'][:40]
-    refs = thumb['refs'][:40]
-    ours = corpus_cider(hyps, refs, tokenize='ptb')
-    s, per = theirs([ptb[h] for h in hyps], [[ptb[r] for r in rs] for rs in refs])
-    assert abs(float(ours) - s) < 1e-9 and 'tok:ptb' in ours.signature
+def test_recorded_ptb_tokens_are_what_the_tokenizer_gives(thumb, ptb):
+    texts = [r for rs in thumb['refs'] for r in rs] + [h for s in SYSTEMS for h in thumb['systems'][s]]
+    fresh = [' '.join(t) for t in ptb_tokenize(texts)]
+    assert fresh == [r for rs in ptb['refs'] for r in rs] + [h for s in SYSTEMS for h in ptb['systems'][s]]
 
 
 @needs_java
+def test_tokenize_ptb_option_runs_the_tokenizer(thumb):
+    hyps, refs = thumb['systems']['Human'][:40], thumb['refs'][:40]
+    ours = corpus_cider(hyps, refs, tokenize='ptb')
+    h_tok = [' '.join(t) for t in ptb_tokenize(hyps)]
+    flat = [' '.join(t) for t in ptb_tokenize([r for rs in refs for r in rs])]
+    s, per = theirs(h_tok, [flat[4 * i:4 * i + 4] for i in range(40)])
+    assert abs(float(ours) - s) < 1e-9 and 'tok:ptb' in ours.signature
+
+
 def test_default_tokenizer_differs_from_ptb_on_one_caption_in_2250(thumb, ptb):
-    texts = [r for rs in thumb['refs'] for r in rs] + [h for hs in thumb['systems'].values() for h in hs]
-    assert len(texts) == 2250
-    differ = [t for t in texts if ' '.join(tokenize_caption(t)) != ptb[t]]
+    texts = [r for rs in thumb['refs'] for r in rs] + [h for s in SYSTEMS for h in thumb['systems'][s]]
+    toks = [r for rs in ptb['refs'] for r in rs] + [h for s in SYSTEMS for h in ptb['systems'][s]]
+    assert len(texts) == len(toks) == 2250
+    differ = [t for t, p in zip(texts, toks) if ' '.join(tokenize_caption(t)) != p]
     assert differ == ['A one-way sign at Library Way and Madison Ave.']
 
 
