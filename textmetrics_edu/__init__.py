@@ -31,6 +31,9 @@ from .meteor import corpus_meteor, sentence_meteor, meteor_align, load_wordnet, 
 
 # %% ../nbs/99_api.ipynb #9ea25c80
 # cider (nbs/03_cider.ipynb): public names
+from .cider import (corpus_cider, sentence_cider, CIDErResult, CIDErImageStats, CIDErCorpus,
+                                   document_frequency, image_statistics, cider_from_stats, tokenize_caption,
+                                   render_cider_html, cider_explorer)
 
 # %% ../nbs/99_api.ipynb #1dd1381b
 # classification and GLUE/SuperGLUE (nbs/50_classification.ipynb, nbs/51_glue.ipynb): public names
