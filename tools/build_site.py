@@ -40,6 +40,10 @@ VENDORED = {
     'widgets': ('@jupyter-widgets/html-manager/dist', 'widgets'),
     'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
 }
+# The live explorers (textmetrics_edu.live, tools/site/explorers.js): Pyodide's runtime and standard library (npm
+# `pyodide`, no wheels), the package's source zipped, and NLTK's pure-Python Porter stemmer (for stemming options)
+PYODIDE_FILES = ('pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json')
+LIVE_ASSETS = ROOT / 'tools' / 'site'
 CALLOUTS = {'note': 'Note', 'warning': 'Warning', 'tip': 'Tip', 'important': 'Important', 'caution': 'Caution'}
 
 
@@ -294,6 +298,7 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
     shutil.move(str(proc / cfg.doc_path.name), str(docs))
+    copy_live(docs)   # the pages' live explorers load `_static/live/explorers.js` (raw HTML Quarto does not scan)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -656,6 +661,47 @@ def copy_vendored(docs: Path):
     css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
            LAB_MISC_CSS]
     (static / 'jupyterlab.css').write_text('\n'.join(css), encoding='utf-8')
+    copy_live(docs)
+
+
+def live_zip() -> bytes:
+    """The zip the live explorers unpack into Pyodide's file system: `textmetrics_edu/*.py` (the package's own
+    source; no data files) and, from the installed NLTK, the Porter stemmer with the two modules it imports
+    (`nltk/__init__.py` left empty: importing the whole of NLTK would need `regex` and more)."""
+    import io, zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z:
+        for f in sorted((ROOT / 'textmetrics_edu').glob('*.py')):
+            if f.name != '_modidx.py': z.write(f, f'textmetrics_edu/{f.name}')
+        try:
+            import nltk
+            base = Path(nltk.__file__).parent
+            z.writestr('nltk/__init__.py', '"NLTK\'s Porter stemmer only (the live explorers of textmetrics_edu)"\n')
+            z.writestr('nltk/stem/__init__.py', '')
+            z.write(base / 'stem' / 'api.py', 'nltk/stem/api.py')
+            z.write(base / 'stem' / 'porter.py', 'nltk/stem/porter.py')
+            # porter.py's demo() alone uses these two: stand-ins with the same calls
+            z.writestr('nltk/redos.py', 'from re import sub  # (stand-in: porter.demo() only)\n')
+            z.writestr('nltk/termsec.py', 'safe_print = print  # (stand-in: porter.demo() only)\n')
+            z.writestr('nltk/README.txt', f'stem/api.py and stem/porter.py copied unchanged from NLTK {nltk.__version__} '
+                                          '(https://www.nltk.org, Apache License 2.0)\n')
+        except ImportError:
+            log('  nltk not installed: the stemming options of the live explorers will say they need the Python package')
+    return buf.getvalue()
+
+
+def copy_live(docs: Path):
+    "`_static/live/`: the glue (tools/site/explorers.js, .css), Pyodide's runtime and the package's source zip"
+    live = docs / '_static' / 'live'
+    (live / 'pyodide').mkdir(parents=True, exist_ok=True)
+    src = NODE / 'pyodide'
+    missing = [f for f in PYODIDE_FILES if not (src / f).exists()]
+    if missing: sys.exit(f'build_site: node_modules/pyodide lacks {missing}: run `npm ci`')
+    for f in PYODIDE_FILES: shutil.copyfile(src / f, live / 'pyodide' / f)
+    for lic in ('LICENSE', 'README.md'):
+        if (src / lic).exists(): shutil.copyfile(src / lic, live / 'pyodide' / lic)
+    for f in ('explorers.js', 'explorers.css'): shutil.copyfile(LIVE_ASSETS / f, live / f)
+    (live / 'textmetrics_edu.zip').write_bytes(live_zip())
 
 
 def _template_dirs():
