@@ -799,6 +799,8 @@ def main(argv=None):
     ap.add_argument('--static', action='store_true', help='build the nbconvert site even if quarto is on PATH')
     ap.add_argument('--render-only', action='store_true',
                     help='reuse the executed notebooks in _proc/ (no export, no execution): for working on the look')
+    ap.add_argument('--only', nargs='+', metavar='NOTEBOOK', default=None,
+                    help='execute only these notebooks (e.g. 01_bleu.ipynb), reuse the others from _proc/, render all')
     ap.add_argument('--keep-going', action='store_true',
                     help='when notebooks fail, still build the site from the others (exit status stays 1)')
     args = ap.parse_args(argv)
@@ -816,6 +818,13 @@ def main(argv=None):
     rels = [p.relative_to(nbs) for p in notebooks]
     if args.render_only:
         failures = []
+        rels = [r for r in rels if (proc / r).exists()]
+    elif args.only:
+        chosen = [p for p in notebooks if p.name in args.only or str(p.relative_to(nbs)) in args.only]
+        if len(chosen) != len(args.only): sys.exit(f'build_site: --only {args.only}: not all found in {nbs}')
+        proc.mkdir(parents=True, exist_ok=True)
+        log(f'executing {len(chosen)} notebooks with nbclient, reusing the others from {proc} ...')
+        failures = run_notebooks(chosen, proc, args.workers, args.timeout)
         rels = [r for r in rels if (proc / r).exists()]
     else:
         log(f'executing {len(notebooks)} notebooks with nbclient ({args.workers} at a time) ...')
@@ -837,8 +846,8 @@ def main(argv=None):
         build_static(nbs, proc, docs, rels, workers=args.workers)
     index = docs / 'index.html'
     log(f'\nsite built in {time.time() - t0:.1f} s: open {index}')
-    log(f'or serve it: {Path(sys.executable).name} -m http.server -d {docs.relative_to(ROOT)} 8000   '
-        f'(then http://127.0.0.1:8000/)')
+    log(f'live explorers (Python in the browser) need HTTP, not file://: serve the site with\n'
+        f'    python -m http.server -d {docs.relative_to(ROOT)} 8000\nthen open http://127.0.0.1:8000/')
     if failures:
         report(failures)
         sys.exit(1)
