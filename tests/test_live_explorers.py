@@ -145,10 +145,19 @@ def live_server(live_site):
 
 
 @pytest.fixture(scope='module')
-def live_context(live_server):
-    "One browser context for all pages (the HTTP cache then serves the runtime to the pages after the first)"
+def live_browser():
+    "Debian's chromium, headless, driven by playwright (never downloads a browser)"
     from playwright.sync_api import sync_playwright
     os.environ.setdefault('PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1')
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope='module')
+def live_context(live_server, live_browser):
+    "One browser context for all pages (the HTTP cache then serves the runtime to the pages after the first)"
     base = urlparse(live_server)
     log = dict(blocked=[], failed=[], bad_status=[], errors=[])
 
@@ -158,14 +167,11 @@ def live_context(live_server):
         else:
             log['blocked'].append(r.request.url)
             r.abort()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        ctx = b.new_context(viewport={'width': 1300, 'height': 1000}, service_workers='block')
-        ctx.route('**/*', route)
-        ctx.tme_log = log
-        yield ctx
-        ctx.close()
-        b.close()
+    ctx = live_browser.new_context(viewport={'width': 1300, 'height': 1000}, service_workers='block')
+    ctx.route('**/*', route)
+    ctx.tme_log = log
+    yield ctx
+    ctx.close()
 
 
 def _open(ctx, server, page_path):
@@ -281,27 +287,24 @@ def test_live_explorers_in_browser(live_site, live_server, live_context, page_pa
 
 
 @browser_only
-def test_static_picture_without_javascript(live_site, live_server):
+def test_static_picture_without_javascript(live_site, live_server, live_browser):
     "Without JavaScript each explorer shows the renderer's output for its initial values, controls disabled"
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            ctx = b.new_context(java_script_enabled=False)
-            ctx.route('**/*', lambda r: r.continue_() if r.request.url.startswith(live_server) else r.abort())
-            page = ctx.new_page()
-            page.goto(live_server + 'live.html')
-            roots = page.locator('.tme-live')
-            by_spec = {json.dumps(site_explorer(n).spec, sort_keys=True): n for n in SITE_EXPLORERS}
-            names = [by_spec.get(roots.nth(k).get_attribute('data-spec')) for k in range(roots.count())]
-            assert set(names) == set(SITE_EXPLORERS), names
-            for k, name in enumerate(names):
-                root = roots.nth(k)
-                assert root.locator('[data-name]').first.is_disabled()
-                # the static HTML is the CPython render of the initial values (compared as the browser parsed it)
-                want = page.evaluate("h => { const d = document.createElement('div'); d.innerHTML = h; return d.innerHTML; }",
-                                     site_explorer(name).render())
-                assert root.locator('.tme-live-output').inner_html() == want, name
-            page.screenshot(path='/tmp/live_nojs.png')
-        finally:
-            b.close()
+    ctx = live_browser.new_context(java_script_enabled=False)
+    try:
+        ctx.route('**/*', lambda r: r.continue_() if r.request.url.startswith(live_server) else r.abort())
+        page = ctx.new_page()
+        page.goto(live_server + 'live.html')
+        roots = page.locator('.tme-live')
+        by_spec = {json.dumps(site_explorer(n).spec, sort_keys=True): n for n in SITE_EXPLORERS}
+        names = [by_spec.get(roots.nth(k).get_attribute('data-spec')) for k in range(roots.count())]
+        assert set(names) == set(SITE_EXPLORERS), names
+        for k, name in enumerate(names):
+            root = roots.nth(k)
+            assert root.locator('[data-name]').first.is_disabled()
+            # the static HTML is the CPython render of the initial values (compared as the browser parsed it)
+            want = page.evaluate("h => { const d = document.createElement('div'); d.innerHTML = h; return d.innerHTML; }",
+                                 site_explorer(name).render())
+            assert root.locator('.tme-live-output').inner_html() == want, name
+        page.screenshot(path='/tmp/live_nojs.png')
+    finally:
+        ctx.close()
