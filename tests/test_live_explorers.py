@@ -34,7 +34,7 @@ READY_TIMEOUT_MS = 240_000  # the runtime: ~13 MB to compile and start; generous
 RENDER_TIMEOUT_MS = 60_000
 
 # the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
-PAGES = ['live.html', 'bleu.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
+PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
          'diversity.html', 'burstiness.html']
 if DOCS.exists():
     PAGES += sorted(p.name for p in DOCS.glob('*.html') if p.name not in PAGES and 'tme-live' in p.read_text('utf-8'))
@@ -88,7 +88,7 @@ def browser_bundle(tmp_path_factory):
 
 def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
     "The shipped source, without numpy, regex, matplotlib, ... (as in Pyodide), gives the HTML of CPython with them."
-    changes = dict(bleu=dict(a0='the guard was late'), rouge=dict(a0='the guards arrive later', n=1, use_stemmer=True),
+    changes = dict(bleu=dict(a0='the guard was late'), chrf=dict(a0='the guards arrived', word_order=2), rouge=dict(a0='the guards arrive later', n=1, use_stemmer=True),
                    meteor=dict(a0='the car stopped near houses'), alignment=dict(a1='the cat sat on a mat'),
                    distinct=dict(n=1), temperature=dict(temperature=0.3), burstiness=dict(a1='the'))
     code = _BLOCKED + f"""
