@@ -13,7 +13,7 @@ from .wer import sentence_wer, sentence_cer
 from .ter import sentence_ter
 
 # %% auto #0
-__all__ = ['MAX_CELLS', 'plot_dp_matrix', 'render_explorer_html', 'alignment_explorer']
+__all__ = ['MAX_CELLS', 'plot_dp_matrix', 'dp_matrix_html', 'render_explorer_html', 'alignment_explorer']
 
 # %% ../nbs/13_alignment_explorer.ipynb #21470f6c
 MAX_CELLS = 2500  # the heatmap is drawn up to this many matrix cells
@@ -50,11 +50,35 @@ def plot_dp_matrix(res: EditDistanceResult,  # a result computed with algorithm=
     return fig
 
 
+# %% ../nbs/13_alignment_explorer.ipynb #b63cce04
+def dp_matrix_html(res: EditDistanceResult,  # a result computed with algorithm='matrix'
+                  ) -> str:  # an HTML table: D(i, j), reference down, hypothesis across; the backtrace path outlined
+    "The DP matrix as an HTML table (shaded by value, the alignment's path outlined); tokens escaped."
+    if res.matrix is None: raise MetricInputError('`res` has no matrix: compute it with algorithm="matrix"')
+    D, e = res.matrix, html.escape
+    top = max(max(row) for row in D) or 1
+    i = j = 0
+    path = {(0, 0)}
+    for op, _, _ in res.ops:  # C/S move diagonally, D down (a reference item), I across (a hypothesis item)
+        if op in 'CS': i, j = i + 1, j + 1
+        elif op == 'D': i += 1
+        else: j += 1
+        path.add((i, j))
+    head = ''.join(f"<th>{e(str(t))}</th>" for t in ['ε', *res.b])
+    rows = []
+    for i, (name, row) in enumerate(zip(['ε', *res.a], D)):
+        tds = ''.join(f"<td style='background:rgba(76,114,176,{0.08 + 0.5 * v / top:.2f});"
+                      f"{'outline:2px solid #dd8452;font-weight:bold;' if (i, j) in path else ''}"
+                      f"text-align:center;padding:1px 5px'>{v:g}</td>" for j, v in enumerate(row))
+        rows.append(f"<tr><th>{e(str(name))}</th>{tds}</tr>")
+    return (f"<div style='overflow-x:auto'><table class='tme-dp'><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+            f"<small>D, distance {res.distance:g} (reference down, hypothesis across; the path outlined)</small></div>")
+
 # %% ../nbs/13_alignment_explorer.ipynb #befc3c79
 def render_explorer_html(ref: str,  # the reference
                          hyp: str,  # the hypothesis
                          level: str = 'word',  # 'word' or 'char' alignment for the heatmap
-                         plot: bool = True,  # embed the heatmap as a PNG
+                         plot: bool | str = True,  # embed the heatmap as a PNG (True) or an HTML table ('html')
                         ) -> str:  # self-contained HTML, user text escaped
     "The explorer's view: WER/MER/WIL/CER/TER, the heatmap with the path, and the aligned operations."
     e = html.escape
@@ -65,7 +89,8 @@ def render_explorer_html(ref: str,  # the reference
         return f"<div class='tme-error'>{e(str(err))}</div>"
     cells = (len(res.a) + 1) * (len(res.b) + 1)
     img = ''
-    if plot and res.matrix is not None and cells <= MAX_CELLS:
+    if plot == 'html' and res.matrix is not None and cells <= MAX_CELLS: img = dp_matrix_html(res)  # (no matplotlib)
+    elif plot and res.matrix is not None and cells <= MAX_CELLS:
         img = figure_html(plot_dp_matrix(res), 'DP matrix')
     elif plot: img = f"<p><small>matrix not drawn ({cells} cells, {e(res.algorithm)})</small></p>"
     return (f"<div class='tme-align'><p><b>WER {w.wer:.4f}</b> &middot; MER {w.mer:.4f} &middot; WIL {w.wil:.4f} "

@@ -12,7 +12,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
+try: import numpy as np
+except ImportError: np = None  # the browser (Pyodide): burstiness() in pure Python
 
 from .core import MetricInputError, MetricResult, check_text, make_signature, figure_html
 
@@ -44,6 +45,17 @@ def burstiness(values: Sequence[float],  # inter-event times or sentence lengths
               ) -> BurstinessResult:  # score b = (sigma - m)/(sigma + m) in [-1, 1)
     "Goh & Barabási (2008) burstiness coefficient of a sequence of positive values (population standard deviation)."
     if values is None or isinstance(values, (str, bytes)): raise MetricInputError("`values` must be a list of numbers")
+    if np is None:  # without numpy (the browser): the same checks and statistics in pure Python
+        try: a = [float(v) for v in values]
+        except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None
+        if len(a) < 2:
+            raise MetricInputError(f"`values` needs at least 2 numbers (got {len(a)}); burstiness of fewer is undefined")
+        if not all(math.isfinite(x) and x >= 0 for x in a): raise MetricInputError("`values` must be finite numbers >= 0")
+        m = sum(a) / len(a)
+        s = math.sqrt(sum((x - m) ** 2 for x in a) / len(a))
+        if m == 0: raise MetricInputError("`values` are all 0: the mean is 0 and b is undefined")
+        return BurstinessResult((s - m) / (s + m), make_signature('burstiness', of=of, std='population'), m, s, len(a),
+                                of, tuple(a))
     try: a = np.asarray(list(values), dtype=np.float64)
     except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None
     if a.ndim != 1 or a.size < 2:

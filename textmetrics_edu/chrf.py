@@ -15,7 +15,7 @@ from .core import (MetricInputError, MetricResult, check_corpus, check_text, che
 
 # %% auto #0
 __all__ = ['PUNCTUATION', 'char_ngrams', 'split_punctuation', 'word_ngrams', 'CHRFStats', 'chrf_f_score', 'chrf_statistics',
-           'CHRFResult', 'corpus_chrf', 'sentence_chrf']
+           'CHRFResult', 'corpus_chrf', 'sentence_chrf', 'render_chrf_html']
 
 # %% ../nbs/02_chrf.ipynb #99d70c58
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -208,3 +208,25 @@ register_metric(MetricSpec('chrf', corpus_chrf, sentence_chrf, options=_CHRF_OPT
                            description='chrF2 (Popović 2015), sacreBLEU-compatible'))
 register_metric(MetricSpec('chrf++', corpus_chrf, sentence_chrf, options=_CHRF_OPTS[:1] + _CHRF_OPTS[2:],
                            fixed={'word_order': 2}, description='chrF2++ (Popović 2017), sacreBLEU-compatible'))
+
+# %% ../nbs/02_chrf.ipynb #6e42d8aa
+def render_chrf_html(hyp: str,  # the hypothesis
+                     refs: str | Sequence[str],  # its reference(s)
+                     *, char_order: int = 6, word_order: int = 0, beta: float = 2, lowercase: bool = False,
+                    ) -> str:  # self-contained HTML; user text escaped
+    "The explorer's view: per-order matches, hypothesis and reference n-grams, P and R; chrP, chrR and the F-score."
+    import html
+    e = html.escape
+    try:
+        res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase)
+    except MetricInputError as err:
+        return f"<div class='tme-error'>{e(str(err))}</div>"
+    rows = []
+    for i, (h, r, m) in enumerate(zip(res.hyp_counts, res.ref_counts, res.matches)):
+        kind, n = ('char', i + 1) if i < res.char_order else ('word', i + 1 - res.char_order)
+        p, rc = (f"{m / h:.4f}" if h else '-'), (f"{m / r:.4f}" if r else '-')
+        rows.append(f"<tr><td>{kind} {n}-grams</td><td>{m}</td><td>{h}</td><td>{r}</td><td>{p}</td><td>{rc}</td></tr>")
+    return (f"<div class='tme-chrf'><p><b>{e(res.name)} = {res.score:.4f}</b> (x100: {100 * res.score:.2f}); "
+            f"chrP = {res.precision:.4f}, chrR = {res.recall:.4f}</p>"
+            f"<table><thead><tr><th>order</th><th>matches</th><th>in hyp</th><th>in ref</th><th>P</th><th>R</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")

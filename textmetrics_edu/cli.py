@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-import textmetrics_edu  # registers every metric
+import textmetrics_edu; textmetrics_edu.load_metrics()  # registers every metric (the package imports lazily)
 from .core import METRICS, COMMANDS, MetricInputError
 from .datasets import read_segments, wmt22_sample_path
 

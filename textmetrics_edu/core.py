@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, fields, asdict
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
-import regex
+try: import regex  # the Unicode classes \p{N}, \p{P}, \p{S}
+except ImportError: from textmetrics_edu import _unicode as regex  # without regex (Pyodide): the same classes, generated
 
 # %% auto #0
 __all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'check_text', 'check_refs_of_segment', 'check_hyps',

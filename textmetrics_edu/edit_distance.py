@@ -13,8 +13,6 @@ from operator import itemgetter
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-import numpy as np
-
 from .core import MetricInputError, MetricResult, make_signature, _fmt
 
 # %% auto #0
@@ -192,12 +190,14 @@ def hyyro_columns(a: Sequence, b: Sequence, record: bool = True):
 
 
 def _bits(x: int, m: int) -> np.ndarray:
+    import numpy as np  # (numpy only here, in the engine for long inputs: the package imports without it)
     by = (x & ((1 << m) - 1)).to_bytes((m + 7) // 8, 'little')
     return np.unpackbits(np.frombuffer(by, dtype=np.uint8), bitorder='little')[:m].astype(np.int64)
 
 
 def _profile(vp: int, vn: int, m: int, start: int) -> np.ndarray:
     "A whole column of D from its step bits: D[0] = start, then + 1 for each VP bit and - 1 for each VN bit."
+    import numpy as np
     out = np.empty(m + 1, dtype=np.int64)
     out[0] = start
     out[1:] = start + np.cumsum(_bits(vp, m) - _bits(vn, m))
@@ -249,6 +249,7 @@ def _split(a2, b2, lo, masks, cols, ub):
     distance (the exact one below the top level), limits the rows that can be `mid` (`_window`): each pass computes
     only the rows up to the window's far edge, and cutting a bit-parallel pass from above is exact (no bit reaches a
     lower one). Returns (left, mid, top distance, bottom distance, recorded top columns or None)."""
+    import numpy as np
     n1, n2 = len(a2), len(b2)
     left = n2 // 2
     i_min, i_max = _window(n1, n2, left, ub)

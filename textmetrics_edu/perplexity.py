@@ -10,7 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-import numpy as np
+try: import numpy as np
+except ImportError: np = None  # the browser (Pyodide): only the distribution functions work, in pure Python
 
 from .core import MetricInputError, MetricResult, make_signature, _fmt, figure_html
 
@@ -162,6 +163,13 @@ def perplexity_from_probs(probs,  # p(token | context) in (0, 1]: one sequence o
 # %% ../nbs/30_perplexity.ipynb #60c30017
 def _check_dist(p, name: str) -> np.ndarray:
     if isinstance(p, (str, bytes)) or p is None: raise MetricInputError(f"`{name}` must be a list of probabilities")
+    if np is None:  # without numpy (the browser): the same checks, on a list of floats
+        try: a = [float(x) for x in p]
+        except (TypeError, ValueError): raise MetricInputError(f"`{name}` must contain numbers only") from None
+        if not a: raise MetricInputError(f"`{name}` must be a non-empty flat list of probabilities")
+        if any(math.isnan(x) or x < 0 or x > 1 for x in a):
+            raise MetricInputError(f"`{name}` must contain probabilities in [0, 1] (no NaN)")
+        return a
     try: a = np.asarray(p, dtype=np.float64)
     except (TypeError, ValueError): raise MetricInputError(f"`{name}` must contain numbers only") from None
     if a.ndim != 1 or a.size == 0: raise MetricInputError(f"`{name}` must be a non-empty flat list of probabilities")
@@ -176,6 +184,11 @@ def entropy(p: Sequence[float],  # a probability distribution (sums to 1)
            ) -> float:  # H(p) = -sum p log p, in units of log base `base`; 0 log 0 = 0
     "Shannon entropy of a distribution."
     a, b = _check_dist(p, 'p'), _check_base(base)
+    if np is None:  # without numpy (the browser): the same sums in pure Python
+        t = sum(a)
+        if normalize: a = [x / t for x in a]
+        elif abs(t - 1) > 1e-6: raise MetricInputError(f"`p` sums to {t:.6g}, not 1 (pass normalize=True to rescale)")
+        return -sum(x * math.log(x) for x in a if x > 0) / math.log(b)
     if normalize: a = a / a.sum()
     elif abs(a.sum() - 1) > 1e-6: raise MetricInputError(f"`p` sums to {a.sum():.6g}, not 1 (pass normalize=True to rescale)")
     nz = a[a > 0]
@@ -207,6 +220,13 @@ def softmax(logits: Sequence[float],  # unnormalised scores z
     "Softmax with temperature (numerically stable)."
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0 or math.isinf(temperature):
         raise MetricInputError(f"`temperature` must be a finite number > 0, got {temperature!r}")
+    if np is None:  # without numpy (the browser): the same steps in pure Python, returning a list
+        try: z = [float(x) / temperature for x in logits]
+        except (TypeError, ValueError): z = []
+        if not z or not all(math.isfinite(x) for x in z):
+            raise MetricInputError("`logits` must be a non-empty flat list of finite numbers")
+        e = [math.exp(x - max(z)) for x in z]
+        return [x / sum(e) for x in e]
     z = np.asarray(logits, dtype=np.float64)
     if z.ndim != 1 or z.size == 0 or not np.isfinite(z).all():
         raise MetricInputError("`logits` must be a non-empty flat list of finite numbers")
@@ -328,7 +348,7 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
         ax.set_ylabel('p'); ax.set_title(f'T = {temperature:g}: perplexity {2 ** H:.2f}', fontsize=9); fig.tight_layout()
         img = figure_html(fig, 'distribution')
     return (f"<div class='tme-ppl'><p><b>perplexity = 2<sup>H</sup> = {2 ** H:.3f}</b> (entropy H = {H:.3f} bits; "
-            f"{len(q)} words; top-1 probability {q.max():.3f})</p>{img}"
+            f"{len(q)} words; top-1 probability {max(q):.3f})</p>{img}"
             f"<table><thead><tr><th>word</th><th>score</th><th>p</th><th>surprisal (bits)</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>")
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-import regex
+try: import regex  # \p{Han}, \p{L}, ...
+except ImportError: from textmetrics_edu import _unicode as regex  # without regex (Pyodide): the same classes, generated
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, text_explorer,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt)

@@ -40,6 +40,10 @@ VENDORED = {
     'widgets': ('@jupyter-widgets/html-manager/dist', 'widgets'),
     'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
 }
+# The live explorers (textmetrics_edu.live, tools/site/explorers.js): Pyodide's runtime and standard library (npm
+# `pyodide`, no wheels), the package's source zipped, and NLTK's pure-Python Porter stemmer (for stemming options)
+PYODIDE_FILES = ('pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json')
+SITE_ASSETS = ROOT / 'tools' / 'site'  # the site's template, CSS and the live explorers' glue (README.md there)
 CALLOUTS = {'note': 'Note', 'warning': 'Warning', 'tip': 'Tip', 'important': 'Important', 'caution': 'Caution'}
 
 
@@ -294,172 +298,16 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
     shutil.move(str(proc / cfg.doc_path.name), str(docs))
+    copy_live(docs)   # the pages' live explorers load `_static/live/explorers.js` (raw HTML Quarto does not scan)
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # Static site with nbconvert
 # ----------------------------------------------------------------------------------------------------------------
-SITE_CSS = r"""
-/* textmetrics_edu offline site: layout around nbconvert's JupyterLab styles (tools/build_site.py) */
-:root { --site-primary: #2780e3; --site-sidebar-w: 250px; --site-toc-w: 220px; --site-navbar-h: 52px; }
-html { scroll-padding-top: calc(var(--site-navbar-h) + 12px); }
-body.site { margin: 0; padding: 0 !important; background: #fff; overflow-y: auto;
-  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; font-size: 16px; }
-.site-navbar { position: sticky; top: 0; z-index: 1000; height: var(--site-navbar-h); display: flex; align-items: center;
-  gap: 1rem; padding: 0 1.25rem; background: var(--site-primary); color: #fff; box-shadow: 0 1px 3px rgba(0,0,0,.2); }
-.site-navbar a { color: #fff; text-decoration: none; }
-.site-navbar .site-brand { font-size: 1.2rem; font-weight: 600; }
-.site-navbar .site-tagline { font-size: .85rem; opacity: .85; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.site-layout { display: grid; grid-template-columns: var(--site-sidebar-w) minmax(0, 1fr) var(--site-toc-w);
-  gap: 1.5rem; max-width: 1500px; margin: 0 auto; align-items: start; }
-.site-sidebar, .site-toc { position: sticky; top: calc(var(--site-navbar-h) + 1rem); max-height: calc(100vh - var(--site-navbar-h) - 2rem);
-  overflow-y: auto; padding: 1rem .5rem 1rem 1rem; font-size: .9rem; }
-.site-sidebar ul, .site-toc ul { list-style: none; margin: 0; padding: 0; }
-.site-sidebar li { margin: 0; }
-.site-sidebar a { display: block; padding: .3rem .6rem; border-radius: 4px; color: #343a40; text-decoration: none; }
-.site-sidebar a:hover { background: #f0f4fa; }
-.site-sidebar a.active { color: var(--site-primary); font-weight: 600; background: #e9f2fc; }
-.site-sidebar .site-section { margin-top: .8rem; padding: .2rem .6rem; font-weight: 600; color: #555;
-  text-transform: uppercase; font-size: .75rem; letter-spacing: .04em; }
-.site-sidebar .site-section + ul { padding-left: .5rem; }
-.site-toc { border-left: 1px solid #e5e5e5; padding-left: 1rem; }
-.site-toc .site-toc-title { font-weight: 600; margin-bottom: .4rem; }
-.site-toc a { display: block; padding: .15rem 0; color: #555; text-decoration: none; }
-.site-toc li.toc-h3 a { padding-left: .8rem; font-size: .85em; }
-.site-toc a:hover { color: var(--site-primary); }
-main.site-content { min-width: 0; padding: 1.5rem 0 4rem 0; }
-.site-title-block { margin: 0 0 1.5rem 0; padding-bottom: 1rem; border-bottom: 1px solid #e5e5e5; }
-.site-title-block h1.title { font-size: 2.2rem; margin: 0 0 .5rem 0; }
-.site-title-block .description { font-size: 1.15rem; color: #555; margin: 0; }
-.site-static-note { font-size: .85rem; color: #6c5300; background: #fff8e1; border-radius: 4px; padding: .4rem .8rem; margin: .8rem 0 0 0; }
-.site-footer { color: #888; font-size: .8rem; margin-top: 3rem; border-top: 1px solid #eee; padding-top: .8rem; }
-/* cells: no prompts, Quarto-like code blocks */
-.jp-Cell { padding: 0 !important; margin: 0 0 .9rem 0; }
-.jp-InputPrompt, .jp-OutputPrompt { display: none !important; }
-.jp-InputArea-editor { border: none !important; background: #f6f8fa !important; border-radius: 4px; }
-.jp-InputArea-editor .highlight pre { padding: .6rem .8rem !important; overflow-x: auto; }
-.jp-InputArea-editor .cm-editor { display: block !important; }
-.jp-InputArea-editor .highlight { overflow-x: auto; max-width: 100%; }
-.jp-MarkdownCell .jp-RenderedHTMLCommon { padding-left: 0 !important; }
-.jp-OutputArea-output.jp-RenderedMarkdown { padding-left: 0 !important; }
-.jp-OutputArea-output pre { padding: .2rem .8rem; }
-.jp-OutputArea-output.jp-RenderedText pre { margin-left: .8rem; border-left: 2px solid lightsalmon; }   /* as nbdev */
-.jp-RenderedHTMLCommon { padding-right: 0 !important; }
-.jp-MarkdownCell .jp-RenderedHTMLCommon { font-size: 1rem; line-height: 1.6; }
-.jp-RenderedHTMLCommon table { margin: .6rem 0; }
-.jp-RenderedHTMLCommon blockquote { border-left: 4px solid #d0d7de; background: #fafbfc; padding: .4rem 1rem; margin: .8rem 0; color: #333; }
-details.code-fold > summary { cursor: pointer; color: #555; font-size: .9rem; margin-bottom: .3rem; }
-/* callouts, as Quarto draws them */
-.callout { border: 1px solid #dee2e6; border-left: 5px solid var(--callout-color, #0d6efd); border-radius: 4px;
-  margin: 1rem 0; padding: 0 1rem .2rem 1rem; background: #fff; }
-.callout > .callout-title { margin: 0 -1rem .5rem -1rem; padding: .4rem 1rem; font-weight: 600;
-  background: var(--callout-bg, #eef4fd); }
-.callout > .callout-title p { margin: 0; }
-.callout-note { --callout-color: #0d6efd; --callout-bg: #e7f0fe; }
-.callout-tip { --callout-color: #198754; --callout-bg: #e8f3ee; }
-.callout-warning { --callout-color: #ffc107; --callout-bg: #fff8e1; }
-.callout-important { --callout-color: #dc3545; --callout-bg: #fbe9eb; }
-.callout-caution { --callout-color: #fd7e14; --callout-bg: #fff1e6; }
-/* show_doc blocks */
-.jp-RenderedMarkdown hr { border: none; border-top: 1px solid #e5e5e5; }
-mjx-container[display="true"] { overflow-x: auto; overflow-y: hidden; }
-@media (max-width: 1100px) { .site-layout { grid-template-columns: var(--site-sidebar-w) minmax(0, 1fr); } .site-toc { display: none; } }
-@media (max-width: 760px) { .site-layout { display: block; } .site-sidebar { position: static; max-height: none; }
-  .site-navbar .site-tagline { display: none; } main.site-content { padding: 1rem; } }
-"""
-
-LAB_MISC_CSS = """
-/* from nbconvert's lab/index.html.j2 */
-* { -webkit-print-color-adjust: exact; }
-a.anchor-link { display: none; }
-.jp-InputArea { overflow: hidden; }
-.jp-InputArea-editor { overflow: hidden; }
-.cm-editor.cm-s-jupyter .highlight pre { padding: var(--jp-code-padding) 4px; margin: 0; font-family: inherit;
-  font-size: inherit; line-height: inherit; color: inherit; }
-.jp-OutputArea-output pre { line-height: inherit; font-family: inherit; }
-.jp-RenderedText pre { color: var(--jp-content-font-color1); font-size: var(--jp-code-font-size); }
-.jp-Collapser { display: none; }
-@page { margin: 0.5in; }
-@media print { .jp-Cell-inputWrapper, .jp-Cell-outputWrapper { display: block; } }
-"""
-
-TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
-{%- block html_head_js_mathjax -%}
-<script>
-window.MathJax = {
-  tex: {inlineMath: [['$', '$'], ['\\(', '\\)']], displayMath: [['$$', '$$'], ['\\[', '\\]']],
-        processEscapes: true, processEnvironments: true, tags: 'ams'},
-  options: {enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore'},
-  loader: {load: []},
-  svg: {fontCache: 'global'}
-};
-</script>
-<script src="{{ resources.mathjax_url }}" defer></script>
-<script>
-// The widget manager typesets with MathJax 2's API (MathJax.Hub.Queue): map it onto MathJax 3.
-document.addEventListener('DOMContentLoaded', function () {
-  var MJ = window.MathJax;
-  if (!MJ || MJ.Hub || !MJ.startup) return;
-  function then(f) { MJ.startup.promise = MJ.startup.promise.then(f).catch(function (e) { console.warn(e); }); }
-  MJ.Hub = {
-    Config: function () {},
-    Queue: function () {
-      for (var i = 0; i < arguments.length; i++) {
-        var a = arguments[i];
-        if (Array.isArray(a) && a[0] === 'Typeset') {
-          (function (el) { then(function () { return MJ.typesetPromise(el ? [el] : undefined); }); })(a[2]);
-        } else if (typeof a === 'function') { then(a); }
-      }
-    }
-  };
-});
-</script>
-{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-{% block extra_css %}
-<link rel="icon" href="data:,">
-{% endblock extra_css %}
-{% block notebook_css %}
-<link rel="stylesheet" href="{{ resources.site.prefix }}_static/jupyterlab.css">
-{% endblock notebook_css %}
-{%- block html_head_css -%}
-<link rel="stylesheet" href="{{ resources.site.prefix }}_static/site.css">
-{%- if resources.site.styles %}
-<link rel="stylesheet" href="{{ resources.site.prefix }}styles.css">
-{%- endif %}
-{%- endblock html_head_css -%}
-{%- block body_header -%}
-<body class="jp-Notebook site" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
-<nav class="site-navbar"><a class="site-brand" href="{{ resources.site.prefix }}index.html">{{ resources.site.site_title | e }}</a>
-<span class="site-tagline">{{ resources.site.site_description | e }}</span></nav>
-<div class="site-layout">
-<aside class="site-sidebar" aria-label="Pages">{{ resources.site.sidebar }}</aside>
-<main class="site-content">
-<header class="site-title-block"><h1 class="title">{{ resources.site.title | e }}</h1>
-{%- if resources.site.description %}<p class="description">{{ resources.site.description | e }}</p>{% endif %}
-{%- if "widgets" in nb.metadata %}
-<p class="site-static-note">The interactive explorers on this page are drawn from the state saved when the notebook
-ran: this static site has no Python behind them, so changing a control does not recompute. Open the notebook
-(<code>nbs/{{ resources.site.source | e }}</code>) in Jupyter to use them live.</p>
-{%- endif %}</header>
-{%- endblock body_header -%}
-{% block body_footer %}
-<footer class="site-footer">{{ resources.site.footer | e }}</footer>
-</main>
-<nav class="site-toc" aria-label="On this page">@@SITE_TOC@@</nav>
-</div>
-</body>
-{% endblock body_footer %}
-{% block input_group -%}
-{%- if cell.metadata.get('site_fold') -%}
-<details class="code-fold"{% if cell.metadata.get('site_fold_open') %} open{% endif %}><summary>{{ cell.metadata.site_fold | e }}</summary>
-{{ super() }}
-</details>
-{%- else -%}
-{{ super() }}
-{%- endif -%}
-{%- endblock input_group %}
-"""
+# The static site's look: files next to the live explorers' glue (tools/site/README.md)
+SITE_CSS = (SITE_ASSETS / 'site.css').read_text(encoding='utf-8')  # the site's own styles (_static/site.css)
+LAB_MISC_CSS = (SITE_ASSETS / 'lab-misc.css').read_text(encoding='utf-8')  # appended to nbconvert's JupyterLab CSS
+TEMPLATE = (SITE_ASSETS / 'page.html.j2').read_text(encoding='utf-8')  # nbconvert template extending lab/index.html.j2
 
 _fence_open = re.compile(r'^(\s*):::+\s*\{([^}]*)\}\s*$|^(\s*):::+\s*([\w-]+)\s*$')
 _fence_close = re.compile(r'^\s*:::+\s*$')
@@ -656,6 +504,47 @@ def copy_vendored(docs: Path):
     css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
            LAB_MISC_CSS]
     (static / 'jupyterlab.css').write_text('\n'.join(css), encoding='utf-8')
+    copy_live(docs)
+
+
+def live_zip() -> bytes:
+    """The zip the live explorers unpack into Pyodide's file system: `textmetrics_edu/*.py` (the package's own
+    source; no data files) and, from the installed NLTK, the Porter stemmer with the two modules it imports
+    (`nltk/__init__.py` left empty: importing the whole of NLTK would need `regex` and more)."""
+    import io, zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z:
+        for f in sorted((ROOT / 'textmetrics_edu').glob('*.py')):
+            if f.name != '_modidx.py': z.write(f, f'textmetrics_edu/{f.name}')
+        try:
+            import nltk
+            base = Path(nltk.__file__).parent
+            z.writestr('nltk/__init__.py', '"NLTK\'s Porter stemmer only (the live explorers of textmetrics_edu)"\n')
+            z.writestr('nltk/stem/__init__.py', '')
+            z.write(base / 'stem' / 'api.py', 'nltk/stem/api.py')
+            z.write(base / 'stem' / 'porter.py', 'nltk/stem/porter.py')
+            # porter.py's demo() alone uses these two: stand-ins with the same calls
+            z.writestr('nltk/redos.py', 'from re import sub  # (stand-in: porter.demo() only)\n')
+            z.writestr('nltk/termsec.py', 'safe_print = print  # (stand-in: porter.demo() only)\n')
+            z.writestr('nltk/README.txt', f'stem/api.py and stem/porter.py copied unchanged from NLTK {nltk.__version__} '
+                                          '(https://www.nltk.org, Apache License 2.0)\n')
+        except ImportError:
+            log('  nltk not installed: the stemming options of the live explorers will say they need the Python package')
+    return buf.getvalue()
+
+
+def copy_live(docs: Path):
+    "`_static/live/`: the glue (tools/site/explorers.js, .css), Pyodide's runtime and the package's source zip"
+    live = docs / '_static' / 'live'
+    (live / 'pyodide').mkdir(parents=True, exist_ok=True)
+    src = NODE / 'pyodide'
+    missing = [f for f in PYODIDE_FILES if not (src / f).exists()]
+    if missing: sys.exit(f'build_site: node_modules/pyodide lacks {missing}: run `npm ci`')
+    for f in PYODIDE_FILES: shutil.copyfile(src / f, live / 'pyodide' / f)
+    for lic in ('LICENSE', 'README.md'):
+        if (src / lic).exists(): shutil.copyfile(src / lic, live / 'pyodide' / lic)
+    for f in ('explorers.js', 'explorers.css'): shutil.copyfile(SITE_ASSETS / f, live / f)
+    (live / 'textmetrics_edu.zip').write_bytes(live_zip())
 
 
 def _template_dirs():
@@ -753,6 +642,8 @@ def main(argv=None):
     ap.add_argument('--static', action='store_true', help='build the nbconvert site even if quarto is on PATH')
     ap.add_argument('--render-only', action='store_true',
                     help='reuse the executed notebooks in _proc/ (no export, no execution): for working on the look')
+    ap.add_argument('--only', nargs='+', metavar='NOTEBOOK', default=None,
+                    help='execute only these notebooks (e.g. 01_bleu.ipynb), reuse the others from _proc/, render all')
     ap.add_argument('--keep-going', action='store_true',
                     help='when notebooks fail, still build the site from the others (exit status stays 1)')
     args = ap.parse_args(argv)
@@ -770,6 +661,13 @@ def main(argv=None):
     rels = [p.relative_to(nbs) for p in notebooks]
     if args.render_only:
         failures = []
+        rels = [r for r in rels if (proc / r).exists()]
+    elif args.only:
+        chosen = [p for p in notebooks if p.name in args.only or str(p.relative_to(nbs)) in args.only]
+        if len(chosen) != len(args.only): sys.exit(f'build_site: --only {args.only}: not all found in {nbs}')
+        proc.mkdir(parents=True, exist_ok=True)
+        log(f'executing {len(chosen)} notebooks with nbclient, reusing the others from {proc} ...')
+        failures = run_notebooks(chosen, proc, args.workers, args.timeout)
         rels = [r for r in rels if (proc / r).exists()]
     else:
         log(f'executing {len(notebooks)} notebooks with nbclient ({args.workers} at a time) ...')
@@ -791,8 +689,8 @@ def main(argv=None):
         build_static(nbs, proc, docs, rels, workers=args.workers)
     index = docs / 'index.html'
     log(f'\nsite built in {time.time() - t0:.1f} s: open {index}')
-    log(f'or serve it: {Path(sys.executable).name} -m http.server -d {docs.relative_to(ROOT)} 8000   '
-        f'(then http://127.0.0.1:8000/)')
+    log(f'live explorers (Python in the browser) need HTTP, not file://: serve the site with\n'
+        f'    python -m http.server -d {docs.relative_to(ROOT)} 8000\nthen open http://127.0.0.1:8000/')
     if failures:
         report(failures)
         sys.exit(1)

@@ -1,0 +1,76 @@
+"""Unit tests of the static site renderer's converters (tools/build_site.py): pages, cell directives, Quarto's
+fenced divs and link attributes to CommonMark/HTML, the page's table of contents, and the offline rewrite of links.
+Fast: no notebook is executed, no browser is started."""
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
+import build_site as b  # noqa: E402
+
+
+@pytest.mark.parametrize('nb, page', [('01_bleu.ipynb', 'bleu.html'), ('index.ipynb', 'index.html'),
+                                      ('13_alignment_explorer.ipynb', 'alignment_explorer.html'),
+                                      ('sub/13a_x.ipynb', 'sub/x.html'), ('99_API.ipynb', 'api.html')])
+def test_page_name(nb, page):
+    assert b.page_name(Path(nb)).as_posix() == page
+
+
+def test_split_directives():
+    assert b.split_directives('#| export\n#| code-fold: true\n\nx = 1\n') == ({'export': '', 'code-fold': 'true'}, 'x = 1\n')
+    assert b.split_directives("#| code-summary: 'Answer'\ny = 2  #| not a directive\n") == \
+        ({'code-summary': 'Answer'}, 'y = 2  #| not a directive\n')
+    assert b.split_directives('x = 1\n#| export\n') == ({}, 'x = 1\n#| export\n')   # only leading lines
+
+
+def test_fenced_divs_become_callouts():
+    assert b.convert_fenced_divs(':::{.callout-note}\nHello **x**\n:::\n') == \
+        '\n<div class="callout callout-note">\n<div class="callout-title">\n\nNote\n\n</div>\n\nHello **x**\n\n</div>\n'
+    out = b.convert_fenced_divs('::: {.callout-warning title="Careful"}\nbody\n:::')
+    assert 'callout-warning' in out and '\nCareful\n' in out and '\nbody\n' in out
+    assert b.convert_fenced_divs('no divs here\n').strip() == 'no divs here'
+
+
+def test_pandoc_link_attributes():
+    assert b.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
+        '<a href="https://x/y.py#L3" target="_blank" style="float:right">src</a>'
+    assert b.pandoc_to_commonmark('[plain](a.html)') == '[plain](a.html)'
+
+
+def test_toc():
+    body = '<h2 id="a">Alpha<a class="anchor-link" href="#a">¶</a></h2><h3 id="b">Beta <code>x</code></h3><h4 id="c">C</h4>'
+    assert b.render_toc(body) == ('<div class="site-toc-title">On this page</div><ul><li class="toc-h2"><a href="#a">'
+                                  'Alpha</a></li><li class="toc-h3"><a href="#b">Beta x</a></li></ul>')
+    assert b.render_toc('<p>no headings</p>') == ''
+
+
+def test_localize_drops_external_loads_keeps_site_files():
+    page = ('<script src="https://cdn.x/a.js"></script><link rel="stylesheet" href="//fonts.x/f.css">'
+            '<a href="01_bleu.ipynb#sec">b</a><a href="https://example.org">kept: a link loads nothing</a>'
+            '<script type="module" src="_static/live/explorers.js"></script>'
+            '<style>@import url("https://fonts.x/f.css"); .a { background: url(//x/y.png) }</style>')
+    out = b.localize(page, '', '', {'01_bleu.ipynb': ('bleu.html', 'BLEU')}, 'index.html')
+    assert 'cdn.x' not in out and 'fonts.x' not in out and '//x/y.png' not in out
+    assert '<a href="bleu.html#sec">b</a>' in out and 'https://example.org' in out
+    assert '<script type="module" src="_static/live/explorers.js"></script>' in out
+    # pages in a folder get the prefix; nbdev's absolute doc links become relative
+    out = b.localize('<a href="https://me.github.io/pkg/bleu.html">x</a>', '../', 'https://me.github.io/pkg', {}, 'sub/p.html')
+    assert out == '<a href="../bleu.html">x</a>'
+
+
+def test_site_files_exist():
+    "The template and CSS are files next to the live explorers' glue (tools/site/README.md)"
+    for f in ('page.html.j2', 'site.css', 'lab-misc.css', 'explorers.js', 'explorers.css', 'README.md'):
+        assert (b.SITE_ASSETS / f).is_file(), f
+    assert b.TEMPLATE.startswith("{%- extends 'lab/index.html.j2' -%}")
+    assert '@@SITE_TOC@@' in b.TEMPLATE
+
+
+def test_live_zip_holds_the_package_and_the_porter_stemmer():
+    import io, zipfile
+    names = set(zipfile.ZipFile(io.BytesIO(b.live_zip())).namelist())
+    assert {'textmetrics_edu/__init__.py', 'textmetrics_edu/live.py', 'textmetrics_edu/_unicode.py',
+            'textmetrics_edu/bleu.py', 'nltk/stem/porter.py'} <= names
+    assert 'textmetrics_edu/_modidx.py' not in names

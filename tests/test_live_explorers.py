@@ -1,0 +1,310 @@
+"""The live explorers: the package's own Python running in the reader's browser (Pyodide), offline.
+
+In CPython: `import textmetrics_edu` imports the standard library only; the explorers' modules import and render
+the same HTML with numpy, regex, matplotlib, scipy, ipywidgets and nltk hidden (what Pyodide has).
+In the built site (`_docs/`, made by tools/build_site.py), served on 127.0.0.1 and opened in headless Chromium
+with every other request blocked: on each page with a live explorer, wait for the runtime (window.tmeLive), then
+for every explorer type a new text and change each control, and require the HTML the page got to equal
+`textmetrics_edu.live.render_call(spec, values)` computed here in CPython, with no console error and no failed or
+external request. Screenshots before and after: /tmp/live_<page>_<k>_{before,after}.png.
+"""
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from textmetrics_edu.live import render_call, site_explorer, SITE_EXPLORERS
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / '_docs'
+CHROMIUM = shutil.which('chromium') or ('/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None)
+ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync']
+HEAVY = ('numpy', 'scipy', 'matplotlib', 'ipywidgets', 'regex', 'nltk', 'pandas', 'sklearn')
+READY_TIMEOUT_MS = 240_000  # the runtime: ~13 MB to compile and start; generous for a loaded 2-core machine
+RENDER_TIMEOUT_MS = 60_000
+
+# the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
+PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
+         'diversity.html', 'burstiness.html']
+if DOCS.exists():
+    PAGES += sorted(p.name for p in DOCS.glob('*.html') if p.name not in PAGES and 'tme-live' in p.read_text('utf-8'))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# CPython: the browser subset imports with the standard library alone
+# ----------------------------------------------------------------------------------------------------------------
+def _run(code: str, path: Path = ROOT) -> str:
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=path,
+                       env={**os.environ, 'PYTHONPATH': str(path)})
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout
+
+
+def test_import_is_standard_library_only():
+    out = _run("import sys, textmetrics_edu as t; print(sorted({m.split('.')[0] for m in sys.modules})); "
+               "print(len(t.__all__), 'corpus_bleu' in dir(t), t.__doc__ is not None)")
+    mods, info = out.splitlines()
+    assert not set(eval(mods)) & set(HEAVY), f'imported by `import textmetrics_edu`: {set(eval(mods)) & set(HEAVY)}'
+    assert info.split()[1:] == ['True', 'True']
+    out = _run("import textmetrics_edu as t; from textmetrics_edu import corpus_bleu; import textmetrics_edu.perplexity;"
+               "print(callable(t.perplexity), corpus_bleu.__module__, sorted(t.METRICS)[:2], "
+               "all(hasattr(t, n) for n in t.__all__))")
+    assert out.split() == ['True', 'textmetrics_edu.bleu', "['bleu',", "'cer']", 'True']
+
+
+def _hide(mods) -> str:
+    return f"""
+import importlib.abc, sys
+class _Hide(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split('.')[0] in {tuple(mods)!r}: raise ImportError('hidden: ' + name)
+sys.meta_path.insert(0, _Hide())
+"""
+
+
+_BLOCKED = _hide(m for m in HEAVY if m != 'nltk')  # nltk: the shipped Porter stemmer (in the zip) stands in
+
+
+@pytest.fixture(scope='module')
+def browser_bundle(tmp_path_factory):
+    "What the site ships to the browser (tools/build_site.py live_zip), unpacked"
+    import io, zipfile
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import live_zip
+    d = tmp_path_factory.mktemp('bundle')
+    zipfile.ZipFile(io.BytesIO(live_zip())).extractall(d)
+    return d
+
+
+def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
+    "The shipped source, without numpy, regex, matplotlib, ... (as in Pyodide), gives the HTML of CPython with them."
+    changes = dict(bleu=dict(a0='the guard was late'), chrf=dict(a0='the guards arrived', word_order=2), rouge=dict(a0='the guards arrive later', n=1, use_stemmer=True),
+                   meteor=dict(a0='the car stopped near houses'), alignment=dict(a1='the cat sat on a mat'),
+                   distinct=dict(n=1), temperature=dict(temperature=0.3), burstiness=dict(a1='the'))
+    code = _BLOCKED + f"""
+import json
+from textmetrics_edu.live import site_explorer
+print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] for n, c in {changes!r}.items()}}))
+"""
+    got = json.loads(_run(code, browser_bundle))
+    for name, c in changes.items():
+        x = site_explorer(name)
+        assert got[name] == [x.render(), x.render(**c)], name
+    assert set(got) == set(SITE_EXPLORERS)
+    # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
+    x = site_explorer('rouge')
+    code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(use_stemmer=True)))"
+    assert json.loads(_run(_BLOCKED + code, browser_bundle)) == x.render(use_stemmer=True)
+    assert 'needs the Python package' in json.loads(_run(_hide(HEAVY) + code))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The browser
+# ----------------------------------------------------------------------------------------------------------------
+browser_only = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+
+def _stale() -> bool:
+    index = DOCS / 'index.html'
+    if not index.exists() or not (DOCS / '_static' / 'live' / 'explorers.js').exists(): return True
+    return any(not (DOCS / p).exists() for p in PAGES)
+
+
+@pytest.fixture(scope='module')
+def live_site():
+    "_docs/, built now (tools/build_site.py, a few minutes) if it lacks the live explorers"
+    if _stale():
+        r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT,
+                           capture_output=True, text=True)
+        assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
+    return DOCS
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+
+
+@pytest.fixture(scope='module')
+def live_server(live_site):
+    "http://127.0.0.1:<free port>/ serving _docs/ (WebAssembly does not load from file://)"
+    httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(live_site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f'http://127.0.0.1:{httpd.server_address[1]}/'
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope='module')
+def live_browser():
+    "Debian's chromium, headless, driven by playwright (never downloads a browser)"
+    from playwright.sync_api import sync_playwright
+    os.environ.setdefault('PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1')
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope='module')
+def live_context(live_server, live_browser):
+    "One browser context for all pages (the HTTP cache then serves the runtime to the pages after the first)"
+    base = urlparse(live_server)
+    log = dict(blocked=[], failed=[], bad_status=[], errors=[])
+
+    def route(r):
+        u = urlparse(r.request.url)
+        if u.scheme in ('data', 'blob') or (u.hostname, u.port) == (base.hostname, base.port): r.continue_()
+        else:
+            log['blocked'].append(r.request.url)
+            r.abort()
+    ctx = live_browser.new_context(viewport={'width': 1300, 'height': 1000}, service_workers='block')
+    ctx.route('**/*', route)
+    ctx.tme_log = log
+    yield ctx
+    ctx.close()
+
+
+def _open(ctx, server, page_path):
+    log = ctx.tme_log
+    for v in log.values(): v.clear()
+    page = ctx.new_page()
+    page.on('console', lambda m: log['errors'].append(f'console.{m.type}: {m.text}') if m.type == 'error' else None)
+    page.on('pageerror', lambda e: log['errors'].append(f'page error: {e}'))
+    page.on('requestfailed', lambda r: log['failed'].append(f'{r.url} ({r.failure})')
+            if r.url not in log['blocked'] else None)
+    page.on('response', lambda r: log['bad_status'].append(f'{r.status} {r.url}') if r.status >= 400 else None)
+    t0 = time.time()
+    resp = page.goto(server + page_path, wait_until='domcontentloaded')
+    assert resp is not None and resp.ok, f'{page_path} did not load'
+    return page, t0
+
+
+def _problems(ctx):
+    log = ctx.tme_log
+    return ([f'blocked external request: {u}' for u in log['blocked']] + [f'failed request: {u}' for u in log['failed']]
+            + [f'HTTP {s}' for s in log['bad_status']] + log['errors'])
+
+
+def _wait_ready(page, page_path):
+    try:
+        page.wait_for_function("() => window.tmeLive && window.tmeLive.state !== 'loading'", timeout=READY_TIMEOUT_MS)
+    except Exception:
+        st = page.evaluate("() => window.tmeLive || null")
+        pytest.fail(f'{page_path}: the live explorers were not ready after {READY_TIMEOUT_MS / 1000:.0f} s; '
+                    f'still pending: {st and st.get("pending")!r} (window.tmeLive = {st!r})')
+    st = page.evaluate("() => window.tmeLive")
+    assert st['state'] == 'ready', f"{page_path}: the runtime failed: {st['error']}"
+    return st
+
+
+def _new_value(kind, cur, el):
+    "A different value for a control (what a student would type or pick)"
+    if kind == 'text': return cur + ' today' if cur.strip() else 'the'
+    if kind == 'para': return cur + ' It rained. Then it rained again, all night, on the empty square.'
+    if kind == 'lines': return cur + '\nthe guard came late since it rained'
+    if kind == 'csv': return ', '.join(cur.split(',')[:-1] + [' foggy'])
+    if kind == 'numbers':
+        xs = [float(x) for x in cur.split(',')]
+        return ', '.join(f'{x + (1.5 if i == 0 else 0):g}' for i, x in enumerate(xs))
+    if kind in ('int', 'float'):
+        lo, hi = el.get_attribute('min'), el.get_attribute('max')
+        return lo if float(cur) != float(lo) else hi
+    if kind == 'choice':
+        opts = el.evaluate("e => [...e.options].map(o => o.value)")
+        return opts[(opts.index(cur) + 1) % len(opts)]
+    raise AssertionError(kind)
+
+
+def _set(el, kind, value):
+    if kind in ('text', 'para', 'lines', 'csv', 'numbers'): el.fill(value)
+    elif kind in ('int', 'float'):
+        el.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", value)
+    elif kind == 'choice': el.select_option(value)
+    elif kind == 'flag': el.click()
+
+
+def _check_root(page, root, label, shots):
+    "Every control of one explorer: change it, wait for the render, compare with CPython"
+    spec = json.loads(root.get_attribute('data-spec'))
+    page.wait_for_function("r => Number(r.dataset.renders) >= 1", arg=root.element_handle(), timeout=RENDER_TIMEOUT_MS)
+    last = root.evaluate("r => r.tmeLast")
+    assert last['html'] == render_call(spec, last['values']), f'{label}: first render differs from CPython'
+    if shots: root.screenshot(path=f'/tmp/live_{label}_before.png')
+    changed = []
+    controls = root.locator('[data-name]')
+    for i in range(controls.count()):
+        el = controls.nth(i)
+        name, kind = el.get_attribute('data-name'), el.get_attribute('data-kind')
+        assert el.is_enabled(), f'{label}: control {name} still disabled'
+        cur = el.input_value() if kind != 'flag' else None
+        n = int(root.get_attribute('data-renders'))
+        before = last['html']
+        _set(el, kind, None if kind == 'flag' else _new_value(kind, cur, el))
+        page.wait_for_function("([r, n]) => Number(r.dataset.renders) > n", arg=[root.element_handle(), n],
+                               timeout=RENDER_TIMEOUT_MS)
+        last = root.evaluate("r => r.tmeLast")
+        want = render_call(spec, last['values'])
+        assert last['html'] == want, f'{label}: after changing {name} ({kind}) the page differs from CPython'
+        assert root.locator('.tme-live-output').inner_html() != '', label
+        changed.append((name, last['html'] != before))
+        if i == 0:
+            assert changed[0][1], f'{label}: typing into {name} did not change the output'
+    if shots: root.screenshot(path=f'/tmp/live_{label}_after.png')
+    return changed
+
+
+@browser_only
+@pytest.mark.parametrize('page_path', PAGES)
+def test_live_explorers_in_browser(live_site, live_server, live_context, page_path):
+    if not (live_site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
+    page, t0 = _open(live_context, live_server, page_path)
+    try:
+        roots = page.locator('.tme-live')
+        assert roots.count() >= 1, f'{page_path}: no live explorer'
+        # the static picture is there before the runtime (and stays without JavaScript)
+        assert roots.first.locator('.tme-live-output').inner_text().strip()
+        _wait_ready(page, page_path)
+        ready_s = time.time() - t0
+        page.add_style_tag(content='.site-navbar { position: static !important; }')
+        for k in range(roots.count()):
+            root = roots.nth(k)
+            root.scroll_into_view_if_needed()
+            _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=True)
+        assert _problems(live_context) == [], f'{page_path}:\n' + '\n'.join(_problems(live_context))
+        print(f'{page_path}: live after {ready_s:.1f} s, {roots.count()} explorer(s)')
+    finally:
+        page.close()
+
+
+@browser_only
+def test_static_picture_without_javascript(live_site, live_server, live_browser):
+    "Without JavaScript each explorer shows the renderer's output for its initial values, controls disabled"
+    ctx = live_browser.new_context(java_script_enabled=False)
+    try:
+        ctx.route('**/*', lambda r: r.continue_() if r.request.url.startswith(live_server) else r.abort())
+        page = ctx.new_page()
+        page.goto(live_server + 'live.html')
+        roots = page.locator('.tme-live')
+        by_spec = {json.dumps(site_explorer(n).spec, sort_keys=True): n for n in SITE_EXPLORERS}
+        names = [by_spec.get(roots.nth(k).get_attribute('data-spec')) for k in range(roots.count())]
+        assert set(names) == set(SITE_EXPLORERS), names
+        for k, name in enumerate(names):
+            root = roots.nth(k)
+            assert root.locator('[data-name]').first.is_disabled()
+            # the static HTML is the CPython render of the initial values (compared as the browser parsed it)
+            want = page.evaluate("h => { const d = document.createElement('div'); d.innerHTML = h; return d.innerHTML; }",
+                                 site_explorer(name).render())
+            assert root.locator('.tme-live-output').inner_html() == want, name
+        page.screenshot(path='/tmp/live_nojs.png')
+    finally:
+        ctx.close()
