@@ -40,3 +40,7 @@ from .meteor import corpus_meteor, sentence_meteor, meteor_align, load_wordnet, 
 
 # %% ../nbs/99_api.ipynb #fbc7dfa9
 # meta-evaluation (nbs/61_meta_eval.ipynb): public names
+from .meta_eval import (correlate, CorrelationResult, perm_both, williams, williams_test,
+                                       significance_clusters, kendall_like, kendall_variant, pairwise_accuracy,
+                                       tie_calibration, soft_pairwise_accuracy, render_meta_eval_html,
+                                       meta_eval_explorer, correlation_table)
