@@ -59,7 +59,7 @@ _lazy('live', 'live_explorer')
 
 # the modules that register metrics or CLI commands (core.register_metric / register_command) when imported
 METRIC_MODULES = ('bleu', 'chrf', 'cider', 'wer', 'ter', 'rouge', 'meteor', 'diversity', 'ngram_lm', 'significance',
-                  'classification')
+                  'classification', 'meta_eval')
 
 
 def load_metrics() -> dict:  # core.METRICS, with every metric module of the package imported (registered)
@@ -96,16 +96,13 @@ _sys.modules[__name__].__class__ = _Package
 
 # %% ../nbs/99_api.ipynb #9ea25c80
 # cider (nbs/03_cider.ipynb): public names
-_lazy('cider', 'corpus_cider', 'sentence_cider', 'CIDErResult', 'CIDErImageStats', 'CIDErCorpus', 'document_frequency', 'image_statistics', 'cider_from_stats', 'tokenize_caption', 'render_cider_html', 'cider_explorer')
 
 # %% ../nbs/99_api.ipynb #1dd1381b
 # classification and GLUE/SuperGLUE (nbs/50_classification.ipynb, nbs/51_glue.ipynb): public names
-_lazy('classification', 'corpus_classification', 'corpus_accuracy', 'corpus_precision', 'corpus_recall', 'corpus_f1', 'corpus_fbeta', 'corpus_mcc', 'classification_statistics', 'confusion_matrix', 'precision_recall_fscore_support', 'prf_from_stats', 'classification_from_stats', 'render_confusion_html', 'classification_explorer', 'ClassificationResult', 'ClassificationStats', 'ConfusionMatrix', 'UndefinedMetricWarning')
-_lazy('glue', 'task_metrics', 'benchmark_score', 'corpus_benchmark', 'corpus_glue', 'corpus_superglue', 'normalize_answer', 'token_f1', 'round_half_up', 'parse_scores', 'render_benchmark_html', 'benchmark_explorer', 'TaskResult', 'BenchmarkResult')
 
 # %% ../nbs/99_api.ipynb #192fe60e
 # mean opinion scores and rater agreement (nbs/60_mos.ipynb): public names
-_lazy('mos', 'mos', 'MOSResult', 'paired_mos_test', 'PairedMOSResult', 'agreement', 'AgreementResult', 'ratings_records', 'krippendorff_alpha_by_hand', 'summeval_ratings', 'render_mos_html', 'mos_explorer')
 
 # %% ../nbs/99_api.ipynb #fbc7dfa9
 # meta-evaluation (nbs/61_meta_eval.ipynb): public names
+_lazy('meta_eval', 'correlate', 'CorrelationResult', 'perm_both', 'williams', 'williams_test', 'significance_clusters', 'kendall_like', 'kendall_variant', 'pairwise_accuracy', 'tie_calibration', 'soft_pairwise_accuracy', 'render_meta_eval_html', 'meta_eval_explorer', 'correlation_table')

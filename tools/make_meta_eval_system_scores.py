@@ -1,0 +1,88 @@
+"""Corpus-level scores of every package metric, per system, on the four human-judged data sets of the
+meta-evaluation lesson, plus the human system-level scores: tests/data/meta_eval/system_scores.tsv and human_system_scores.tsv.
+
+    PYTHONPATH=. python tools/make_meta_eval_system_scores.py /path/to/shared/data [DATASET ...]
+
+With DATASET names (wmt22_ru-en, wmt21_en-de, summeval, thumb_mscoco) only their metric scores are computed, into
+system_scores.<DATASET>.tsv (run them in parallel, then concatenate: header once, in the order above).
+
+Metrics: `textmetrics_edu.METRICS` bleu, chrf, ter, meteor, rouge1, rouge2, rougeL (corpus functions, default options,
+every reference of a segment), and wer where one reference per segment is used (the MT sets, against ref-A).
+CIDEr is not in the package yet (another engineer is writing it): add 'cider' to METRICS_USED when it lands.
+Human system scores: WMT22 ru-en DA raw and z (organisers' system averages), WMT21 en-de MQM (mean over 527 segments),
+SummEval expert means (coherence, consistency, fluency, relevance, their mean `human_score`) and crowd (turker) mean of the
+four dimensions (NaN-free systems only), THumB mean `human_score`, P and R. Takes a few minutes (METEOR, TER).
+"""
+import csv
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import textmetrics_edu as tme
+
+root = Path(sys.argv[1] if len(sys.argv) > 1 else '/work/shared/data')
+only = sys.argv[2:]
+out = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'meta_eval'
+METRICS_USED = ['bleu', 'chrf', 'ter', 'meteor', 'rouge1', 'rouge2', 'rougeL', 'wer']  # 'cider' when it lands
+if os.environ.get('TME_METRICS'): METRICS_USED = os.environ['TME_METRICS'].split(',')  # a subset, e.g. to run in parallel
+
+
+def lines(p): return Path(p).read_text(encoding='utf-8').split('\n')[:-1]
+
+
+def score(name, hyps, refs):
+    spec = tme.METRICS[name]
+    if not spec.multi_ref: refs = [r[:1] for r in refs]
+    return float(spec.corpus_fn(hyps, refs, **spec.fixed))
+
+
+sets = {}  # dataset -> {system: (hyps, refs)}
+d = root / 'mt' / 'wmt22_ru-en_da'
+ref = [[r] for r in lines(d / 'ref.A.en')]
+sets['wmt22_ru-en'] = {p.stem: (lines(p), ref) for p in sorted((d / 'sys').glob('*.en'))}
+d = root / 'mt' / 'wmt21_en-de_mqm'
+ref = [[r] for r in lines(d / 'ref.A.de')]
+sets['wmt21_en-de'] = {p.stem: (lines(p), ref) for p in sorted((d / 'sys').glob('*.de'))}
+d = root / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
+refs = {r['seg_id']: r['refs'] for r in map(json.loads, open(d / 'references.jsonl'))}
+summ = [json.loads(l) for l in open(d / 'summaries_with_human_scores.jsonl')]
+by = {}
+for r in summ: by.setdefault(r['SYS'], []).append(r)
+sets['summeval'] = {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in sorted(by.items())}
+d = root / 'captioning' / 'thumb_mscoco_imgs001-250'
+refs = {r['seg_id']: r['refs'] for r in map(json.loads, open(d / 'references.jsonl'))}
+caps = [json.loads(l) for l in open(d / 'captions_with_human_scores.jsonl')]
+byc = {}
+for r in caps: byc.setdefault(r['SYS'], []).append(r)
+sets['thumb_mscoco'] = {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in sorted(byc.items())}
+
+with open(out / ('system_scores.tsv' if not only else f"system_scores.{'_'.join(only)}.{'_'.join(METRICS_USED)}.tsv"), 'w', newline='') as f:
+    w = csv.writer(f, delimiter='\t', lineterminator='\n')
+    w.writerow(['dataset', 'system', 'metric', 'score'])
+    for ds, systems in sets.items():
+        if only and ds not in only: continue
+        for m in METRICS_USED:
+            if m == 'wer' and ds in ('summeval', 'thumb_mscoco'): continue  # multi-reference sets: WER does not apply
+            t = time.time()
+            for s, (h, r) in systems.items(): w.writerow([ds, s, m, f"{score(m, h, r):.10g}"])
+            print(ds, m, f"{time.time() - t:.1f}s", file=sys.stderr, flush=True)
+
+if only and 'human' not in only: sys.exit(0)  # 'human': only the human table
+with open(out / 'human_system_scores.tsv', 'w', newline='') as f:
+    w = csv.writer(f, delimiter='\t', lineterminator='\n')
+    w.writerow(['dataset', 'system', 'human', 'score'])
+    for r in csv.DictReader(open(root / 'mt' / 'wmt22_ru-en_da' / 'human_da_sys.tsv'), delimiter='\t'):
+        w.writerow(['wmt22_ru-en', r['system'], 'da_raw', r['raw']]); w.writerow(['wmt22_ru-en', r['system'], 'da_z', r['z']])
+    for r in csv.DictReader(open(root / 'mt' / 'wmt21_en-de_mqm' / 'human_mqm_sys.tsv'), delimiter='\t'):
+        w.writerow(['wmt21_en-de', r['system'], 'mqm', r['mean_mqm_score']])
+    for s, rs in sorted(by.items()):
+        for k in ('coherence', 'consistency', 'fluency', 'relevance', 'human_score'):
+            w.writerow(['summeval', s, 'expert_' + k, f"{sum(r[k] for r in rs) / len(rs):.10g}"])
+        if all(r['turker_annotations'] for r in rs):
+            v = [sum(a.values()) / 4 for r in rs for a in r['turker_annotations']]
+            w.writerow(['summeval', s, 'crowd_human_score', f"{sum(v) / len(v):.10g}"])
+    for s, rs in sorted(byc.items()):
+        for k in ('human_score', 'P', 'R'):
+            w.writerow(['thumb_mscoco', s, k, f"{sum(r[k] for r in rs) / len(rs):.10g}"])
