@@ -131,3 +131,26 @@ def test_cli_metric_names_and_misplaced_options(tmp_path):
                       (['-m', 'chrf', '--bleu-max-order', '2'], 'not selected')]:
         p = subprocess.run([EXE, 'score', f, '-r', f, *args], capture_output=True, text=True, timeout=300)
         assert p.returncode == 2 and msg in p.stderr, p.stderr
+
+
+def test_plots_are_safe_for_mathtext_like_user_text():
+    import matplotlib
+    matplotlib.use('Agg')
+    from textmetrics_edu.meteor import render_meteor_html
+    from textmetrics_edu.perplexity import render_distribution_html
+    s = r'the $\cmd$ costs $\frac{1}{0}$'
+    assert 'tme-error' not in render_meteor_html(s, s + ' x', synonyms=False, tokenize='none')
+    assert '<img' in render_distribution_html([r'$\cmd$', r'a$b', 'x'], [1.0, 2.0, 0.5])
+
+
+def test_burstiness_perplexity_and_lm_check_their_input():
+    from textmetrics_edu.burstiness import burstiness, sentence_burstiness, term_burstiness, term_burstiness_table
+    from textmetrics_edu.ngram_lm import train_ngram_lm
+    from textmetrics_edu.perplexity import perplexity, softmax
+    lm = train_ngram_lm([['a', 'b', 'c'], ['a', 'c']], order=2)
+    for call in [lambda: burstiness([True, False, True]), lambda: burstiness({1, 2, 3}), lambda: burstiness([1, 2], of=3),
+                 lambda: sentence_burstiness(None), lambda: term_burstiness('a b a b a', 'a'),
+                 lambda: term_burstiness(['a', 'b'], None), lambda: term_burstiness_table('a b a', 2),
+                 lambda: perplexity({-1.0: 1}), lambda: softmax('abc'), lambda: lm.score(3, ['a']),
+                 lambda: lm.score('a', 'b c'), lambda: lm.score('a', None)]:
+        with pytest.raises(MetricInputError): call()

@@ -146,3 +146,24 @@ def test_a_toy_metric_on_the_protocol_reaches_everything():
         assert '--toylen-lowercase' in build_parser()._subparsers._group_actions[0].choices['score'].format_help()
     finally:
         METRICS.pop('toylen')
+
+
+def test_wer_result_never_changes_itself():
+    import dataclasses
+    r = corpus_wer(['a b c', 'd e'], ['a x c', 'd e f'])
+    before = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name != '_lazy'}
+    _ = (r.mer, r.alignments, r.hits)
+    after = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name != '_lazy'}
+    assert before == after and r._aligned is None and 'alignments' not in vars(r)
+    with pytest.raises(Exception): r.score = 0.0
+
+
+def test_result_vocabulary_aliases():
+    t = corpus_ter(H, R)
+    assert t.best_ref_index == t.best_ref and len(t.segment_scores) == len(H)
+    ro = corpus_rouge(H, R, 'rouge1')
+    assert ro.segment_scores == ro.seg_fmeasure and ro.best_ref_index == ro.best_refs
+    w = corpus_wer(H, R)
+    assert w.ops == w.alignments and w.hyp_tokens == w.hyps
+    b = corpus_bleu(H, R)
+    assert b.n_segments == 3 and len(b.matches) == len(b.totals) == 4

@@ -200,8 +200,9 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
     precisions = [0.0] * N
     order_used = N
     w = tuple(weights) if weights is not None else tuple([1 / N] * N)
-    res = lambda score: BLEUResult(score, signature, tuple(precisions), tuple(matches), tuple(totals), bp, c, r,
-                                   order_used, w[:order_used] if weights is None else w, n_segments)
+    res = lambda score: BLEUResult(score=score, signature=signature, precisions=tuple(precisions), matches=tuple(matches),
+                                   totals=tuple(totals), bp=bp, hyp_len=c, ref_len=r, order_used=order_used,
+                                   weights=w[:order_used] if weights is None else w, n_segments=n_segments)
     if not any(matches): return res(0.0)  # no match at any order (sacreBLEU #141)
     smooth_exp = 1.0
     for n in range(1, N + 1):
@@ -221,8 +222,9 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
     used = precisions[:order_used]
     if any(p == 0 for p in used): score = 0.0
     else: score = bp * math.exp(sum(wn * math.log(p) for wn, p in zip(w, used)))
-    return BLEUResult(score, signature, tuple(precisions), tuple(matches), tuple(totals), bp, c, r,
-                      order_used, w, n_segments)
+    return BLEUResult(score=score, signature=signature, precisions=tuple(precisions), matches=tuple(matches),
+                      totals=tuple(totals), bp=bp, hyp_len=c, ref_len=r, order_used=order_used, weights=w,
+                      n_segments=n_segments)
 
 # %% ../nbs/01_bleu.ipynb #c4e3139b
 def _bleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value, max_order, ref_length,

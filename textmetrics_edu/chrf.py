@@ -172,6 +172,8 @@ class CHRFResult(MetricResult):
     @property
     def name(self): return f"chrF{self.beta:g}" + '+' * self.word_order
 
+    totals = property(lambda self: self.hyp_counts, doc="the shared vocabulary's name for `hyp_counts`")
+
     def explain(self) -> str:
         lines = [f"{self.name} over {self.n_segments} segment(s); {self.signature}"]
         for i, (h, r, m) in enumerate(zip(self.hyp_counts, self.ref_counts, self.matches)):

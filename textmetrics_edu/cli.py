@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
             kw = dict(help=o.help, dest=_dest(flag), default=None)
             if o.action: kw['action'] = o.action
             else:
+                if not o.choices: kw['metavar'] = o.kwarg.upper()
                 if o.type: kw['type'] = o.type
                 if o.choices: kw['choices'] = o.choices
             g.add_argument(flag, **kw)
@@ -87,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     for flag, (kwarg, kw) in LEGACY_FLAGS.items():
         if flag in seen: continue
         seen.add(flag)
+        if 'action' not in kw and 'choices' not in kw: kw = dict(kw, metavar=kwarg.upper())
         g.add_argument(flag, dest=_dest(flag), default=None, help=f"sets `{kwarg}` of every selected metric that has it",
                        **kw)
     sub.add_parser('metrics', help='list the available metrics and their options')
@@ -121,10 +123,11 @@ def _check_flags(specs, args):
     _, owners = _groups()
     chosen = {s.name for s in specs}
     for flag, names in owners.items():
-        if _set(args, flag) and not names & chosen:
+        if _set(args, flag) and not names & chosen and flag not in LEGACY_FLAGS:
             raise CliError(f"{flag} is an option of {', '.join(sorted(names))}, which is not selected (--metrics)")
     for flag, (kwarg, _) in LEGACY_FLAGS.items():
-        if flag in owners or not _set(args, flag): continue
+        if not _set(args, flag): continue
+        if owners.get(flag, set()) & chosen: continue  # also a current flag of a selected metric
         takers = [s.name for s in specs if s.metric is not None and kwarg in _kwargs(s, args)]
         if not takers: raise CliError(f"{flag}: no selected metric takes `{kwarg}`")
         print(f"textmetrics-edu: note: {flag} is deprecated; use the metric's own flag (see score --help)",

@@ -263,6 +263,11 @@ class MeteorResult(MetricResult):
     gamma: float = 0.5
 
     name = 'METEOR'
+    # the shared result vocabulary (read-only aliases of the fields above)
+    segment_scores = property(lambda self: self.seg_scores, doc="per segment: the sentence METEOR")
+    best_ref_index = property(lambda self: self.best_refs, doc="per segment: index of the best reference")
+    hyp_len = property(lambda self: sum(self.hyp_lens), doc="hypothesis tokens, summed")
+    ref_len = property(lambda self: sum(self.ref_lens), doc="best-reference tokens, summed")
     _hidden = ('seg_scores', 'matches', 'chunks', 'hyp_lens', 'ref_lens', 'best_refs', 'alignment', 'hyp_tokens', 'ref_tokens')
 
     def explain(self) -> str:
@@ -287,9 +292,9 @@ def _check_meteor_opts(alpha, beta, gamma, tokenize):
     for n, v in (('alpha', alpha), ('gamma', gamma)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
             raise MetricInputError(f"`{n}` must be a number in [0, 1], got {v!r}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
-        raise MetricInputError(f"`beta` must be a number > 0, got {beta!r}")
-    if tokenize not in METEOR_TOKENIZERS:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float('inf'):
+        raise MetricInputError(f"`beta` must be a finite number > 0, got {beta!r}")
+    if not isinstance(tokenize, str) or tokenize not in METEOR_TOKENIZERS:
         raise MetricInputError(f"`tokenize` must be one of {METEOR_TOKENIZERS}, got {tokenize!r}")
 
 
@@ -342,10 +347,13 @@ def corpus_meteor(hyps: Sequence[str],  # hypotheses, one per segment
 
 def sentence_meteor(hyp: str,  # one hypothesis
                     refs: str | Sequence[str],  # its reference(s)
-                    **opts) -> MeteorResult:  # score in [0, 1]
+                    *, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5, tokenize: str = '13a',
+                    lowercase: bool = True, stem: bool = True, synonyms: bool = True, wordnet=None,
+                   ) -> MeteorResult:  # score in [0, 1]
     "METEOR of one segment; same options as `corpus_meteor`. Equals NLTK's `meteor_score` on the same tokens."
     check_text(hyp, 'hyp')
-    return corpus_meteor([hyp], [check_refs_of_segment(refs, 'refs')], **opts)
+    return corpus_meteor([hyp], [check_refs_of_segment(refs, 'refs')], alpha=alpha, beta=beta, gamma=gamma,
+                         tokenize=tokenize, lowercase=lowercase, stem=stem, synonyms=synonyms, wordnet=wordnet)
 
 # %% ../nbs/21_meteor.ipynb #f7943896
 STAGE_COLOURS = {'exact': '#4c72b0', 'stem': '#dd8452', 'synonym': '#55a868'}
@@ -362,8 +370,8 @@ def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):
         fig = Figure(figsize=(min(2 + 0.55 * n, 16), 2.4), dpi=100)
         ax = fig.subplots()
     else: fig = ax.figure
-    for i, w in enumerate(h): ax.text(i, 1, w, rotation=45, ha='left', va='bottom', fontsize=8)
-    for j, w in enumerate(r): ax.text(j, 0, w, rotation=-45, ha='left', va='top', fontsize=8)
+    for i, w in enumerate(h): ax.text(i, 1, w, rotation=45, ha='left', va='bottom', fontsize=8, parse_math=False)
+    for j, w in enumerate(r): ax.text(j, 0, w, rotation=-45, ha='left', va='top', fontsize=8, parse_math=False)  # user text: no mathtext
     for i, j, s in result.alignment:
         if i < max_tokens and j < max_tokens:
             ax.plot([i, j], [0.95, 0.05], color=STAGE_COLOURS[s], lw=1.8)

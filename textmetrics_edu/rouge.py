@@ -517,6 +517,11 @@ class RougeResult(MetricResult):
     @property
     def fmeasure(self) -> float: return self.score
 
+    # the shared result vocabulary (read-only aliases of the fields above)
+    segment_scores = property(lambda self: self.seg_fmeasure, doc="per segment: F")
+    best_ref_index = property(lambda self: self.best_refs, doc="per segment: the reference kept (-1: pooled)")
+    matches = property(lambda self: self.hits, doc="per segment: matched units")
+
     def explain(self) -> str:
         lines = [f"{self.rouge_type} over {self.n_segments} segment(s); {self.signature}"]
         unit = 'weighted LCS' if self.rouge_type == 'rougeW' else 'units'

@@ -182,7 +182,7 @@ def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
 def _add_args(p):
     p.add_argument('files', nargs='+', metavar='HYP', help='the baseline hypothesis file, then the systems to compare')
     p.add_argument('-r', '--refs', nargs='+', required=True, metavar='REF', help='reference file(s)')
-    p.add_argument('-m', '--metrics', default='bleu', help="comma-separated: 'bleu', 'chrf'")
+    p.add_argument('-m', '--metrics', default='bleu', help="comma-separated metric names: any metric on the protocol (bleu, chrf, ter, wer, rouge1, ...)")
     p.add_argument('--test', choices=('bs', 'ar'), default='bs', help='paired bootstrap or approximate randomization')
     p.add_argument('--n-samples', type=int, default=None)
     p.add_argument('--seed', type=int, default=12345)

@@ -290,6 +290,7 @@ class WERResult(MetricResult):
         if 'alignments' not in self._lazy: self._lazy['alignments'] = self.stats.alignments
         return self._lazy['alignments']
 
+    ops = property(lambda self: self.alignments, doc="the shared vocabulary's name for `alignments`")
     hyp_tokens = property(lambda self: self.hyps, doc="per segment: the hypothesis items (words, or characters for CER)")
     ref_tokens = property(lambda self: self.refs, doc="per segment: the reference items")
 
