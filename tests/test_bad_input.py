@@ -154,3 +154,15 @@ def test_burstiness_perplexity_and_lm_check_their_input():
                  lambda: perplexity({-1.0: 1}), lambda: softmax('abc'), lambda: lm.score(3, ['a']),
                  lambda: lm.score('a', 'b c'), lambda: lm.score('a', None)]:
         with pytest.raises(MetricInputError): call()
+
+
+def test_cli_progress_and_segment_table(tmp_path):
+    f = tmp_path / 'f.txt'; f.write_text('the cat sat on the mat\nhello world and all who live in it\n')
+    p = subprocess.run([EXE, 'score', f, '-r', f, '-m', 'bleu,chrf', '--segments', '--progress'],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and '[1/1] f: bleu on 2 segments' in p.stderr
+    lines = p.stdout.splitlines()
+    i = lines.index('per segment:')
+    assert lines[i + 1].split() == ['segment', 'bleu', 'chrf'] and lines[i + 2].split()[0] == '1'
+    quiet = subprocess.run([EXE, 'score', f, '-r', f], capture_output=True, text=True, timeout=300)
+    assert quiet.stderr == ''  # not a terminal, no --progress: nothing on stderr
