@@ -167,3 +167,9 @@ def test_result_vocabulary_aliases():
     assert w.ops == w.alignments and w.hyp_tokens == w.hyps
     b = corpus_bleu(H, R)
     assert b.n_segments == 3 and len(b.matches) == len(b.totals) == 4
+
+
+def test_paired_test_meteor_mean_aggregation():
+    from textmetrics_edu.meteor import corpus_meteor
+    r = paired_test(H * 3, S * 3, R * 3, metric='meteor', n_samples=30)
+    assert abs(r.score - float(corpus_meteor(S * 3, R * 3))) < 1e-12 and 0 < r.p_value <= 1
