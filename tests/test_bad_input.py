@@ -53,7 +53,7 @@ def test_chrf_rejects_bool_orders():
 def test_chrf_best_reference_ties_as_sacrebleu():
     hyps = ['ab', 'ab ab']
     refs = [['ba', 'ab b'], ['a', 'ab']]
-    ours = corpus_chrf(hyps, refs)
+    ours = corpus_chrf(hyps, SegmentRefs(refs))
     theirs = sacrebleu.corpus_chrf(hyps, [[r[0] for r in refs], [r[1] for r in refs]]).score / 100
     assert abs(float(ours) - theirs) < 1e-12
     # a sweep of small random corpora: every one equal to sacreBLEU (the fuzzer's case was 2 in 10,000)
