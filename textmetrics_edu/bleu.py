@@ -10,16 +10,17 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature,
                                   register_metric, MetricSpec, CliOption, _fmt, figure_html,
-                                  text_explorer)
+                                  text_explorer, Metric, Option, corpus_fn, sentence_fn, register, TOKENIZERS)
 
 # %% auto #0
-__all__ = ['SMOOTH_DEFAULTS', 'preprocess', 'modified_precision', 'effective_ref_length', 'brevity_penalty', 'BLEUStats',
-           'bleu_statistics', 'BLEUResult', 'bleu_from_stats', 'corpus_bleu', 'sentence_bleu', 'bleu_ngram_table',
+__all__ = ['SMOOTH_DEFAULTS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision', 'effective_ref_length',
+           'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'BLEUResult', 'bleu_from_stats', 'bleu_ngram_table',
            'plot_bleu', 'render_bleu_html', 'bleu_explorer']
 
 # %% ../nbs/01_bleu.ipynb #462169c6
@@ -91,7 +92,7 @@ def _ref_info(refs: tuple[str, ...], max_order: int, tokenize: str, lowercase: b
     per_ref = [_ngrams_by_order(t, max_order) for t in toks]
     if len(per_ref) == 1: ceil = per_ref[0]
     else: ceil = [max_ref_counts(pr[n] for pr in per_ref) for n in range(max_order)]
-    return ceil, tuple(len(t) for t in toks)
+    return tuple(MappingProxyType(c) for c in ceil), tuple(len(t) for t in toks)  # cached: read-only views
 
 
 def _segment_stats(hyp: str, refs: tuple[str, ...], max_order: int, tokenize: str, lowercase: bool,
@@ -131,10 +132,13 @@ def _check_opts(*, max_order=4, tokenize='13a', ref_length='closest', smooth_met
         raise MetricInputError(f"`ref_length` must be 'closest' or 'shortest', got {ref_length!r}")
     if smooth_method not in SMOOTH_DEFAULTS:
         raise MetricInputError(f"`smooth_method` must be one of {list(SMOOTH_DEFAULTS)}, got {smooth_method!r}")
-    if smooth_value is not None and (not isinstance(smooth_value, (int, float)) or smooth_value < 0):
+    if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float))
+                                     or not math.isfinite(smooth_value) or smooth_value < 0):
         raise MetricInputError(f"`smooth_value` must be a number >= 0, got {smooth_value!r}")
     if weights is not None:
-        if len(weights) != max_order or any(w < 0 for w in weights) or abs(sum(weights) - 1) > 1e-9:
+        if (isinstance(weights, (str, bytes)) or len(weights) != max_order
+                or any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
+                       for w in weights) or abs(sum(weights) - 1) > 1e-9):
             raise MetricInputError(f"`weights` must be {max_order} non-negative numbers summing to 1, got {weights!r}")
 
 # %% ../nbs/01_bleu.ipynb #96185c68
@@ -196,8 +200,9 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
     precisions = [0.0] * N
     order_used = N
     w = tuple(weights) if weights is not None else tuple([1 / N] * N)
-    res = lambda score: BLEUResult(score, signature, tuple(precisions), tuple(matches), tuple(totals), bp, c, r,
-                                   order_used, w[:order_used] if weights is None else w, n_segments)
+    res = lambda score: BLEUResult(score=score, signature=signature, precisions=tuple(precisions), matches=tuple(matches),
+                                   totals=tuple(totals), bp=bp, hyp_len=c, ref_len=r, order_used=order_used,
+                                   weights=w[:order_used] if weights is None else w, n_segments=n_segments)
     if not any(matches): return res(0.0)  # no match at any order (sacreBLEU #141)
     smooth_exp = 1.0
     for n in range(1, N + 1):
@@ -217,8 +222,9 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
     used = precisions[:order_used]
     if any(p == 0 for p in used): score = 0.0
     else: score = bp * math.exp(sum(wn * math.log(p) for wn, p in zip(w, used)))
-    return BLEUResult(score, signature, tuple(precisions), tuple(matches), tuple(totals), bp, c, r,
-                      order_used, w, n_segments)
+    return BLEUResult(score=score, signature=signature, precisions=tuple(precisions), matches=tuple(matches),
+                      totals=tuple(totals), bp=bp, hyp_len=c, ref_len=r, order_used=order_used, weights=w,
+                      n_segments=n_segments)
 
 # %% ../nbs/01_bleu.ipynb #c4e3139b
 def _bleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value, max_order, ref_length,
@@ -233,47 +239,41 @@ def _bleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, 
     return make_signature('BLEU', **opts)
 
 
-def corpus_bleu(hyps: Sequence[str],  # hypotheses, one str per segment
-                refs: Sequence[str | Sequence[str]],  # refs[i]: the reference (str) or references (list of str) of segment i
-                *, max_order: int = 4,  # highest n-gram order N
-                smooth_method: str = 'exp',  # 'none', 'floor', 'add-k', 'exp'
-                smooth_value: float | None = None,  # epsilon for 'floor' (default 0.1), k for 'add-k' (default 1)
-                tokenize: str = '13a',  # 'none', '13a', 'intl', 'char'
-                lowercase: bool = False,  # case-insensitive BLEU
-                effective_order: bool = False,  # average only over the orders present
-                weights: Sequence[float] | None = None,  # w_1..w_N, default uniform
-                ref_length: str = 'closest',  # effective reference length: 'closest' or 'shortest'
-               ) -> BLEUResult:  # score in [0, 1]; x100 equals sacreBLEU's corpus_bleu(...).score
-    """Corpus BLEU (Papineni et al. 2002): statistics summed over segments, then one score.
-    Matches sacreBLEU 2.6.0 `corpus_bleu` (with `refs` regrouped per segment) for every tokenizer and smoothing.
-    Raises `MetricInputError` for malformed input; an empty hypothesis counts as length 0 (no error)."""
-    hyps, refs = check_corpus(hyps, refs)
-    _check_opts(max_order=max_order, tokenize=tokenize, ref_length=ref_length, smooth_method=smooth_method,
-                smooth_value=smooth_value, weights=weights)
-    total = None
-    for h, r in zip(hyps, refs):
-        st = _segment_stats(h, r, max_order, tokenize, lowercase, ref_length)
-        total = st if total is None else total + st
-    nrefs = len(refs[0]) if len({len(r) for r in refs}) == 1 else 'var'
-    sig = _bleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value, max_order,
-                          ref_length, weights)
-    return bleu_from_stats(total, smooth_method=smooth_method, smooth_value=smooth_value,
-                           effective_order=effective_order, weights=weights, signature=sig, n_segments=len(hyps))
+def _bleu_check(o, name):
+    _check_opts(**{k: o[k] for k in ('max_order', 'tokenize', 'ref_length', 'smooth_method', 'smooth_value', 'weights')})
+    if o['weights'] is not None and o['effective_order']:
+        raise MetricInputError(f"{name}: `weights` cannot be combined with `effective_order=True` "
+                               "(sentence_bleu turns effective order on by default: pass effective_order=False)")
 
 
-def sentence_bleu(hyp: str,  # one hypothesis
-                  refs: str | Sequence[str],  # its reference or references
-                  *, max_order: int = 4, smooth_method: str = 'exp', smooth_value: float | None = None,
-                  tokenize: str = '13a', lowercase: bool = False,
-                  effective_order: bool = True,  # on by default for sentences, as sacreBLEU
-                  weights: Sequence[float] | None = None, ref_length: str = 'closest',
-                 ) -> BLEUResult:  # score in [0, 1]; x100 equals sacreBLEU's sentence_bleu(...).score
-    "BLEU of one segment (same options as `corpus_bleu`). Matches sacreBLEU 2.6.0 `sentence_bleu`."
-    check_text(hyp, 'hyp')
-    if weights is not None and effective_order: effective_order = False
-    return corpus_bleu([hyp], [check_refs_of_segment(refs, 'refs')], max_order=max_order, smooth_method=smooth_method,
-                       smooth_value=smooth_value, tokenize=tokenize, lowercase=lowercase,
-                       effective_order=effective_order, weights=weights, ref_length=ref_length)
+BLEU = Metric(
+    'bleu', description='BLEU (Papineni et al. 2002), sacreBLEU-compatible',
+    options=(Option('max_order', int, 4, 'highest n-gram order N', min=1),
+             Option('smooth_method', str, 'exp', "'none', 'floor', 'add-k' or 'exp' (Chen & Cherry 2014)",
+                    choices=tuple(SMOOTH_DEFAULTS)),
+             Option('smooth_value', float, None, "epsilon of 'floor' (default 0.1), k of 'add-k' (default 1)", min=0),
+             Option('tokenize', str, '13a', "tokenizer: 'none', '13a', 'intl', 'char'", choices=tuple(TOKENIZERS),
+                    aliases=('tokenizer',)),
+             Option('lowercase', bool, False, 'case-insensitive BLEU', aliases=(('case_sensitive', lambda v: not v),)),
+             Option('effective_order', bool, False, 'average only over the orders present (default True for a sentence)'),
+             Option('weights', 'numbers', None, 'w_1..w_N, non-negative, summing to 1 (default uniform)'),
+             Option('ref_length', str, 'closest', "effective reference length: 'closest' or 'shortest'",
+                    choices=('closest', 'shortest'))),
+    preprocess=lambda text, o: preprocess(text, o['tokenize'], o['lowercase']),
+    segment_stats=lambda h, r, o: _segment_stats(h, r, o['max_order'], o['tokenize'], o['lowercase'], o['ref_length']),
+    score=lambda st, o, signature='', n_segments=1: bleu_from_stats(
+        st, smooth_method=o['smooth_method'], smooth_value=o['smooth_value'], effective_order=o['effective_order'],
+        weights=o['weights'], signature=signature, n_segments=n_segments),
+    signature=lambda o, nrefs: _bleu_signature(nrefs, o['lowercase'], o['effective_order'], o['tokenize'],
+                                               o['smooth_method'], o['smooth_value'], o['max_order'], o['ref_length'],
+                                               o['weights']),
+    sentence_defaults={'effective_order': True}, check=_bleu_check)
+
+corpus_bleu = corpus_fn(BLEU, """Corpus BLEU (Papineni et al. 2002): statistics summed over segments, then one score in [0, 1];
+x100 equals sacreBLEU 2.6.0's `corpus_bleu(...).score` (with `refs` regrouped per segment) for every tokenizer and
+smoothing. An empty hypothesis counts as length 0 (no error).""")
+sentence_bleu = sentence_fn(BLEU, """BLEU of one segment in [0, 1], effective order on by default; x100 equals
+sacreBLEU 2.6.0's `sentence_bleu(...).score`.""")
 
 # %% ../nbs/01_bleu.ipynb #943a19a7
 def bleu_ngram_table(hyp: str,  # the hypothesis
@@ -360,10 +360,4 @@ def bleu_explorer(hyp: str = 'the guard arrived late because of the rain',  # in
         rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']])
 
 # %% ../nbs/01_bleu.ipynb #2e582c9d
-register_metric(MetricSpec(
-    'bleu', corpus_bleu, sentence_bleu, description='BLEU (Papineni et al. 2002), sacreBLEU-compatible',
-    options=(CliOption('--tokenize', 'tokenize', 'BLEU tokenizer', choices=('none', '13a', 'intl', 'char')),
-             CliOption('--smooth-method', 'smooth_method', 'BLEU smoothing', choices=tuple(SMOOTH_DEFAULTS)),
-             CliOption('--smooth-value', 'smooth_value', 'floor epsilon / add-k k', type=float),
-             CliOption('--max-order', 'max_order', 'BLEU maximum n-gram order', type=int),
-             CliOption('--lowercase', 'lowercase', 'case-insensitive scoring', action='store_true'))))
+register(BLEU, corpus_bleu, sentence_bleu);

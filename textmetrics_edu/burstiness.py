@@ -45,6 +45,11 @@ def burstiness(values: Sequence[float],  # inter-event times or sentence lengths
               ) -> BurstinessResult:  # score b = (sigma - m)/(sigma + m) in [-1, 1)
     "Goh & Barabási (2008) burstiness coefficient of a sequence of positive values (population standard deviation)."
     if values is None or isinstance(values, (str, bytes)): raise MetricInputError("`values` must be a list of numbers")
+    if isinstance(values, (set, frozenset, dict)): raise MetricInputError("`values` must be a list (a set or dict has no order)")
+    if not isinstance(of, str): raise MetricInputError(f"`of` must be a str, got {of!r}")
+    values = list(values)
+    if any(isinstance(v, bool) or type(v).__name__ == 'bool_' for v in values):
+        raise MetricInputError("`values` must be numbers, not booleans")
     if np is None:  # without numpy (the browser): the same checks and statistics in pure Python
         try: a = [float(v) for v in values]
         except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None
@@ -79,7 +84,9 @@ def split_sentences(text: str) -> list[str]:
 def sentence_lengths(text: str | Sequence[str],  # a text, or a list of sentences (e.g. one segment per line)
                     ) -> list[int]:  # words per sentence (sentences without a word are dropped)
     "Sentence lengths in words (a word: letters/digits with inner apostrophes)."
-    sents = split_sentences(text) if isinstance(text, str) else [check_text(s, 'text[i]') for s in text]
+    if text is None or isinstance(text, (set, frozenset, dict)) or not hasattr(text, '__iter__'):
+        raise MetricInputError(f"`text` must be a str or a list of str, got {type(text).__name__}")
+    sents = split_sentences(text) if isinstance(text, str) else [check_text(s, f'text[{i}]') for i, s in enumerate(text)]
     return [k for k in (len(_WORD.findall(s)) for s in sents) if k]
 
 
@@ -92,8 +99,17 @@ def interarrival_gaps(tokens: Sequence[str],  # the token sequence
                       term: str,  # the term
                      ) -> list[int]:  # distances (in tokens) between consecutive occurrences of `term`
     "Inter-arrival gaps of a term: positions of its occurrences, differenced."
+    _check_tokens(tokens); check_text(term, 'term')
     pos = [i for i, t in enumerate(tokens) if t == term]
     return [b - a for a, b in zip(pos, pos[1:])]
+
+
+def _check_tokens(tokens):
+    "A token sequence: a list (or tuple) of str; a bare str (a sequence of characters) is refused."
+    if isinstance(tokens, str): raise MetricInputError("`tokens` is a str; expected a list of tokens (e.g. text.split())")
+    if tokens is None or not isinstance(tokens, (list, tuple)):
+        raise MetricInputError(f"`tokens` must be a list of str, got {type(tokens).__name__}")
+    for i, t in enumerate(tokens): check_text(t, f'tokens[{i}]')
 
 
 def term_burstiness(tokens: Sequence[str], term: str) -> BurstinessResult:
@@ -107,6 +123,10 @@ def term_burstiness_table(tokens: Sequence[str],  # the token sequence
                           min_count: int = 20,  # only terms with at least this many occurrences
                          ) -> list[tuple[str, int, float]]:  # (term, count, b), most bursty first
     "Burstiness of every frequent term, vectorised by term."
+    _check_tokens(tokens)
+    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
+        raise MetricInputError(f"`min_count` must be an int >= 1, got {min_count!r}")
+    if not tokens: return []
     toks = np.asarray(tokens)
     uniq, inv, cnt = np.unique(toks, return_inverse=True, return_counts=True)
     order = np.argsort(inv, kind='stable')  # positions grouped by term, increasing within each term

@@ -6,16 +6,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt)
+                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
+                   Metric, Option, corpus_fn, sentence_fn, register)
 
 # %% auto #0
-__all__ = ['PUNCTUATION', 'char_ngrams', 'split_punctuation', 'word_ngrams', 'CHRFStats', 'chrf_f_score', 'chrf_statistics',
-           'CHRFResult', 'corpus_chrf', 'sentence_chrf', 'render_chrf_html']
+__all__ = ['PUNCTUATION', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'char_ngrams', 'split_punctuation', 'word_ngrams',
+           'CHRFStats', 'chrf_f_score', 'chrf_statistics', 'CHRFResult', 'render_chrf_html']
 
 # %% ../nbs/02_chrf.ipynb #99d70c58
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -70,7 +73,7 @@ def _all_ngrams(text, char_order, word_order, whitespace):
 @lru_cache(maxsize=2**16)
 def _ref_ngrams(ref, char_order, word_order, whitespace, lowercase):
     if lowercase: ref = ref.lower()
-    return [(c, sum(c.values())) for c in _all_ngrams(ref, char_order, word_order, whitespace)]
+    return tuple((MappingProxyType(c), sum(c.values())) for c in _all_ngrams(ref, char_order, word_order, whitespace))
 
 
 def _order_stats(h: Counter, r: Counter, r_total: int):
@@ -124,18 +127,33 @@ def _seg_stats(hyp, refs, char_order, word_order, beta, lowercase, whitespace, e
         rng = _ref_ngrams(ref, char_order, word_order, whitespace, lowercase)
         st = [_order_stats(h, r, rt) for h, (r, rt) in zip(hng, rng)]
         hs, rs, ms = zip(*st)
-        f = chrf_f_score(hs, rs, ms, beta, eps_smoothing)[0]
-        if f > best_f: best, best_f = (hs, rs, ms), f
+        f = _f100(hs, rs, ms, beta, eps_smoothing)
+        if f > best_f: best, best_f = (hs, rs, ms), f  # on 100 x F, as sacreBLEU: its rounding decides ties
     return CHRFStats(*best)
 
 
+def _f100(hs, rs, ms, beta, eps_smoothing):
+    "sacreBLEU's `_compute_f_score` (0-100), operation for operation: the key of its best-reference choice."
+    if not eps_smoothing: return 100 * chrf_f_score(hs, rs, ms, beta)[0]
+    eps, factor, score = 1e-16, beta ** 2, 0.0
+    for nh, nr, nm in zip(hs, rs, ms):
+        p, r = (nm / nh if nh > 0 else eps), (nm / nr if nr > 0 else eps)
+        d = factor * p + r
+        score += ((1 + factor) * p * r / d) if d > 0 else eps
+    return 100 * score / len(hs)
+
+
+def _is_int(x): return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _check_chrf_opts(char_order, word_order, beta):
-    if not isinstance(char_order, int) or char_order < 0:
+    if not _is_int(char_order) or char_order < 0:
         raise MetricInputError(f"`char_order` must be an int >= 0, got {char_order!r}")
-    if not isinstance(word_order, int) or word_order < 0:
+    if not _is_int(word_order) or word_order < 0:
         raise MetricInputError(f"`word_order` must be an int >= 0, got {word_order!r}")
     if char_order + word_order == 0: raise MetricInputError("`char_order` + `word_order` must be at least 1")
-    if not isinstance(beta, (int, float)) or beta <= 0: raise MetricInputError(f"`beta` must be > 0, got {beta!r}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta <= 0:
+        raise MetricInputError(f"`beta` must be a finite number > 0, got {beta!r}")
 
 # %% ../nbs/02_chrf.ipynb #5c16c55f
 @dataclass(frozen=True)
@@ -154,6 +172,8 @@ class CHRFResult(MetricResult):
     @property
     def name(self): return f"chrF{self.beta:g}" + '+' * self.word_order
 
+    totals = property(lambda self: self.hyp_counts, doc="the shared vocabulary's name for `hyp_counts`")
+
     def explain(self) -> str:
         lines = [f"{self.name} over {self.n_segments} segment(s); {self.signature}"]
         for i, (h, r, m) in enumerate(zip(self.hyp_counts, self.ref_counts, self.matches)):
@@ -167,47 +187,41 @@ class CHRFResult(MetricResult):
         return '\n'.join(lines)
 
 # %% ../nbs/02_chrf.ipynb #e61c82e0
-def corpus_chrf(hyps: Sequence[str],  # hypotheses, one per segment
-                refs: Sequence[str | Sequence[str]],  # refs[i]: reference(s) of segment i
-                *, char_order: int = 6,  # character n-gram orders 1..char_order
-                word_order: int = 0,  # word n-gram orders (2 for chrF++)
-                beta: float = 2,  # recall weight
-                lowercase: bool = False,
-                whitespace: bool = False,  # keep whitespace inside character n-grams
-                eps_smoothing: bool = False,  # chrF++.py/NLTK-style per-order averaging
-               ) -> CHRFResult:  # score in [0, 1]; x100 equals sacreBLEU corpus_chrf(...).score
-    """Corpus chrF (Popović 2015) / chrF++ (2017): best-reference statistics summed over segments, then one
-    F-score. Matches sacreBLEU 2.6.0 `corpus_chrf` for every option. Raises `MetricInputError` on bad input."""
-    hyps, refs = check_corpus(hyps, refs)
-    _check_chrf_opts(char_order, word_order, beta)
-    total = None
-    for h, r in zip(hyps, refs):
-        s = _seg_stats(h, r, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-        total = s if total is None else total + s
-    f, p, r = chrf_f_score(total.hyp, total.ref, total.match, beta, eps_smoothing)
-    nrefs = len(refs[0]) if len({len(x) for x in refs}) == 1 else 'var'
-    sig = make_signature(f"chrF{beta:g}" + '+' * word_order, nrefs=nrefs, case='lc' if lowercase else 'mixed',
-                         eff='no' if eps_smoothing else 'yes', nc=char_order, nw=word_order,
-                         space='yes' if whitespace else 'no')
-    return CHRFResult(f, sig, p, r, total.hyp, total.ref, total.match, char_order, word_order, beta, len(hyps))
+def _chrf_signature(o, nrefs):
+    return make_signature(f"chrF{o['beta']:g}" + '+' * o['word_order'], nrefs=nrefs,
+                          case='lc' if o['lowercase'] else 'mixed', eff='no' if o['eps_smoothing'] else 'yes',
+                          nc=o['char_order'], nw=o['word_order'], space='yes' if o['whitespace'] else 'no')
 
 
-def sentence_chrf(hyp: str,  # one hypothesis
-                  refs: str | Sequence[str],  # its reference(s)
-                  **opts) -> CHRFResult:  # score in [0, 1]
-    "chrF of one segment; same options as `corpus_chrf`. Matches sacreBLEU 2.6.0 `sentence_chrf`."
-    check_text(hyp, 'hyp')
-    return corpus_chrf([hyp], [check_refs_of_segment(refs, 'refs')], **opts)
+def _chrf_score(st, o, signature='', n_segments=1):
+    f, p, r = chrf_f_score(st.hyp, st.ref, st.match, o['beta'], o['eps_smoothing'])
+    return CHRFResult(score=f, signature=signature, precision=p, recall=r, hyp_counts=st.hyp, ref_counts=st.ref,
+                      matches=st.match, char_order=o['char_order'], word_order=o['word_order'], beta=o['beta'],
+                      n_segments=n_segments)
+
+
+CHRF = Metric(
+    'chrf', description='chrF2 (Popović 2015), sacreBLEU-compatible',
+    options=(Option('char_order', int, 6, 'character n-gram orders 1..char_order', min=0),
+             Option('word_order', int, 0, 'word n-gram orders (2 for chrF++)', min=0),
+             Option('beta', float, 2, 'recall is beta times as important as precision', min=0, min_exclusive=True),
+             Option('lowercase', bool, False, 'case-insensitive scoring'),
+             Option('whitespace', bool, False, 'keep whitespace inside character n-grams'),
+             Option('eps_smoothing', bool, False, 'chrF++.py/NLTK-style per-order averaging')),
+    segment_stats=lambda h, r, o: _seg_stats(h, r, o['char_order'], o['word_order'], o['beta'], o['lowercase'],
+                                             o['whitespace'], o['eps_smoothing']),
+    score=_chrf_score, signature=_chrf_signature,
+    check=lambda o, name: _check_chrf_opts(o['char_order'], o['word_order'], o['beta']))
+CHRF_PP = replace(CHRF, name='chrf++', fixed={'word_order': 2}, cli_prefix='chrf',
+                  description='chrF2++ (Popović 2017), sacreBLEU-compatible')
+
+corpus_chrf = corpus_fn(CHRF, """Corpus chrF (Popović 2015) / chrF++ (2017): best-reference statistics summed over segments,
+then one F-score in [0, 1]; x100 equals sacreBLEU 2.6.0's `corpus_chrf(...).score` for every option.""")
+sentence_chrf = sentence_fn(CHRF, "chrF of one segment in [0, 1]. Matches sacreBLEU 2.6.0 `sentence_chrf` (x100).")
 
 # %% ../nbs/02_chrf.ipynb #96b6d38a
-_CHRF_OPTS = (CliOption('--char-order', 'char_order', 'chrF character n-gram order', type=int),
-              CliOption('--word-order', 'word_order', 'chrF word n-gram order', type=int),
-              CliOption('--beta', 'beta', 'chrF beta', type=float),
-              CliOption('--lowercase', 'lowercase', 'case-insensitive scoring', action='store_true'))
-register_metric(MetricSpec('chrf', corpus_chrf, sentence_chrf, options=_CHRF_OPTS,
-                           description='chrF2 (Popović 2015), sacreBLEU-compatible'))
-register_metric(MetricSpec('chrf++', corpus_chrf, sentence_chrf, options=_CHRF_OPTS[:1] + _CHRF_OPTS[2:],
-                           fixed={'word_order': 2}, description='chrF2++ (Popović 2017), sacreBLEU-compatible'))
+register(CHRF, corpus_chrf, sentence_chrf)
+register(CHRF_PP);
 
 # %% ../nbs/02_chrf.ipynb #6e42d8aa
 def render_chrf_html(hyp: str,  # the hypothesis

@@ -7,50 +7,90 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
-import textmetrics_edu; textmetrics_edu.load_metrics()  # registers every metric (the package imports lazily)
-from .core import METRICS, COMMANDS, MetricInputError
+from .core import METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_metrics
 from .datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
-__all__ = ['CliError', 'build_parser', 'run_score', 'format_table', 'run_metrics', 'main']
+__all__ = ['LEGACY_FLAGS', 'CliError', 'build_parser', 'run_score', 'format_table', 'format_tsv', 'run_metrics', 'main']
 
 # %% ../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
     "A user error: printed as one line on stderr, exit status 2."
 
 
-def _metric_options():
-    seen = {}
-    for spec in METRICS.values():
-        for o in spec.options: seen.setdefault(o.flag, o)
-    return list(seen.values())
+# The shared flags of earlier versions: each fills the keyword of every selected metric that has it (deprecated)
+LEGACY_FLAGS = {'--tokenize': ('tokenize', dict(choices=('none', '13a', 'intl', 'char'))),
+                '--smooth-method': ('smooth_method', dict(choices=('none', 'floor', 'add-k', 'exp'))),
+                '--smooth-value': ('smooth_value', dict(type=float)), '--max-order': ('max_order', dict(type=int)),
+                '--lowercase': ('lowercase', dict(action='store_true')), '--char-order': ('char_order', dict(type=int)),
+                '--word-order': ('word_order', dict(type=int)), '--beta': ('beta', dict(type=float)),
+                '--stem': ('stem', dict(action='store_true')), '--rouge-tokenizer': ('tokenize', dict(choices=('rouge_score', 'perl', 'unicode'))),
+                '--multi-ref': ('multi_ref', dict(choices=('max_f', 'pooled', 'max_recall'))),
+                '--skip-gap': ('skip_gap', dict(type=int)), '--normalize': ('normalize', dict()),
+                '--ter-case-sensitive': ('case_sensitive', dict(action='store_true'))}
+
+
+def _dest(flag: str) -> str: return 'f_' + flag.lstrip('-').replace('-', '_')
+
+
+def _groups():
+    "{group title: [(flag, CliOption, owner metric names)]}: protocol metrics grouped by family, then the others."
+    groups, owners = {}, {}
+    for name, spec in sorted(METRICS.items()):
+        m = spec.metric
+        title = f"{(m.cli_prefix or m.name)} options" if m else 'options of other metrics'
+        for o in spec.options:
+            owners.setdefault(o.flag, set()).add(name)
+            rows = groups.setdefault(title, {})
+            rows.setdefault(o.flag, o)
+    return groups, owners
 
 
 def build_parser() -> argparse.ArgumentParser:
     "The `textmetrics-edu` argument parser (sub-commands `score`, `metrics` and any registered ones)."
+    discover_metrics()
     p = argparse.ArgumentParser(prog='textmetrics-edu', description='Metrics for generated text, derived and exact.')
     sub = p.add_subparsers(dest='command', metavar='COMMAND')
     sc = sub.add_parser('score', help='score hypothesis files against reference files',
-                        description='Score hypothesis files against reference files (one segment per line). '
-                                    'With no files, score the bundled WMT22 en-de sample.')
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description='Score hypothesis files against reference files (one segment per line, UTF-8). '
+                                    'With no files, score the bundled WMT22 en-de sample.\n'
+                                    'A byte-order mark at the start of a file is removed (sacreBLEU\'s CLI keeps it as '
+                                    'part of the first segment, which can move BLEU by about 0.02 on a short file).')
     sc.add_argument('hyps', nargs='*', metavar='HYP', help='hypothesis file(s); several give a system table')
     sc.add_argument('-r', '--refs', nargs='+', metavar='REF', default=[], help='reference file(s), line-aligned')
-    sc.add_argument('-m', '--metrics', default='bleu,chrf', help='comma-separated metric names (see `metrics`)')
-    sc.add_argument('--format', choices=('text', 'json'), default='text')
-    sc.add_argument('--segments', action='store_true', help='also give per-segment (sentence-level) scores')
+    sc.add_argument('-m', '--metrics', default='bleu,chrf', help='comma-separated metric names, any case (see `metrics`)')
+    sc.add_argument('--format', choices=('text', 'json', 'tsv'), default='text',
+                    help='text report, JSON, or TSV rows (system, metric, segment, score; segment "corpus" for the corpus)')
+    sc.add_argument('--segments', action='store_true', help='also give per-segment (sentence-level) scores, as a table')
     sc.add_argument('--explain', type=int, metavar='N', help='print the derivation for segment N (1-based)')
     sc.add_argument('--percent', action='store_true', help='print scores x100 (sacreBLEU/WMT scale)')
-    g = sc.add_argument_group('metric options (passed to the metrics that take them)')
-    for o in _metric_options():
-        kw = dict(help=o.help, dest='opt_' + o.kwarg, default=None)
-        if o.action: kw['action'] = o.action
-        else:
-            if o.type: kw['type'] = o.type
-            if o.choices: kw['choices'] = o.choices
-        g.add_argument(o.flag, **kw)
+    sc.add_argument('--progress', action='store_true', help='report progress on stderr (default: only when it is a terminal)')
+    groups, _ = _groups()
+    seen = set()
+    for title, rows in groups.items():
+        g = sc.add_argument_group(title)
+        for flag, o in rows.items():
+            if flag in seen: continue
+            seen.add(flag)
+            kw = dict(help=o.help, dest=_dest(flag), default=None)
+            if o.action: kw['action'] = o.action
+            else:
+                if not o.choices: kw['metavar'] = o.kwarg.upper()
+                if o.type: kw['type'] = o.type
+                if o.choices: kw['choices'] = o.choices
+            g.add_argument(flag, **kw)
+    g = sc.add_argument_group('deprecated shared flags (use the metric\'s own flag above)')
+    for flag, (kwarg, kw) in LEGACY_FLAGS.items():
+        if flag in seen: continue
+        seen.add(flag)
+        if 'action' not in kw and 'choices' not in kw: kw = dict(kw, metavar=kwarg.upper())
+        g.add_argument(flag, dest=_dest(flag), default=None, help=f"sets `{kwarg}` of every selected metric that has it",
+                       **kw)
     sub.add_parser('metrics', help='list the available metrics and their options')
     for c in COMMANDS.values():
         cp = sub.add_parser(c.name, help=c.help, description=c.help)
@@ -58,14 +98,40 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 # %% ../nbs/90_cli.ipynb #a9b24442
+def _set(args, flag):
+    v = getattr(args, _dest(flag), None)
+    return v is not None and v is not False
+
+
 def _kwargs(spec, args) -> dict:
+    "The keyword arguments of one selected metric from its own flags and the deprecated shared flags."
     kw = {}
     for o in spec.options:
-        v = getattr(args, 'opt_' + o.kwarg, None)
-        if v is None or (o.action == 'store_true' and not v): continue
-        kw[o.kwarg] = v
+        if _set(args, o.flag): kw[o.kwarg] = getattr(args, _dest(o.flag))
+    if spec.metric is not None:
+        names = {o.name for o in spec.metric.options} | {a if isinstance(a, str) else a[0]
+                                                         for o in spec.metric.options for a in o.aliases}
+        for flag, (kwarg, _) in LEGACY_FLAGS.items():
+            if kwarg in names and _set(args, flag) and kwarg not in kw: kw[kwarg] = getattr(args, _dest(flag))
     kw.update(spec.fixed)
     return kw
+
+
+def _check_flags(specs, args):
+    "An option given for a metric that is not selected is an error, not silently ignored."
+    import warnings
+    _, owners = _groups()
+    chosen = {s.name for s in specs}
+    for flag, names in owners.items():
+        if _set(args, flag) and not names & chosen and flag not in LEGACY_FLAGS:
+            raise CliError(f"{flag} is an option of {', '.join(sorted(names))}, which is not selected (--metrics)")
+    for flag, (kwarg, _) in LEGACY_FLAGS.items():
+        if not _set(args, flag): continue
+        if owners.get(flag, set()) & chosen: continue  # also a current flag of a selected metric
+        takers = [s.name for s in specs if s.metric is not None and kwarg in _kwargs(s, args)]
+        if not takers: raise CliError(f"{flag}: no selected metric takes `{kwarg}`")
+        print(f"textmetrics-edu: note: {flag} is deprecated; use the metric's own flag (see score --help)",
+              file=sys.stderr)
 
 
 def _load(args):
@@ -87,22 +153,37 @@ def _load(args):
     sizes.update({n: len(s) for n, s in systems.items()})
     if len(set(sizes.values())) > 1:
         raise CliError('files have different numbers of lines: ' + ', '.join(f"{k} {v}" for k, v in sizes.items()))
-    refs = streams[0] if len(streams) == 1 else [list(x) for x in zip(*streams)]
+    refs = streams[0] if len(streams) == 1 else SegmentRefs([list(x) for x in zip(*streams)])
     return systems, refs, [str(f) for f in refs_files], note
 
 # %% ../nbs/90_cli.ipynb #385ab646
 def _metric_specs(names: str):
+    "The specs named in `--metrics` (any case); an unknown name gets the closest one as a suggestion."
+    import difflib
+    by = {k.lower(): v for k, v in METRICS.items()}
     out = []
     for n in [x.strip() for x in names.split(',') if x.strip()]:
-        if n not in METRICS: raise CliError(f"unknown metric {n!r}; available: {', '.join(sorted(METRICS))}")
-        out.append(METRICS[n])
+        if n.lower() not in by:
+            near = difflib.get_close_matches(n.lower(), list(by), n=1, cutoff=0.5)
+            raise CliError(f"unknown metric {n!r}" + (f"; did you mean {near[0]!r}?" if near else '')
+                           + f" (available: {', '.join(sorted(METRICS))})")
+        if by[n.lower()] not in out: out.append(by[n.lower()])
     if not out: raise CliError('--metrics is empty')
     return out
+
+
+def _progress(args):
+    "A function that reports progress on stderr, when it is a terminal or with --progress (else it does nothing)."
+    on = args.progress or sys.stderr.isatty()
+    def say(msg):
+        if on: print(f"textmetrics-edu: {msg}", file=sys.stderr, flush=True)
+    return say
 
 
 def run_score(args) -> int:
     "The `score` sub-command."
     specs = _metric_specs(args.metrics)
+    _check_flags(specs, args)
     systems, refs, ref_files, note = _load(args)
     n_refs = len(ref_files)
     for s in specs:
@@ -111,10 +192,12 @@ def run_score(args) -> int:
     if args.explain is not None and not 1 <= args.explain <= nseg:
         raise CliError(f"--explain {args.explain}: segment numbers run from 1 to {nseg}")
     scale = 100.0 if args.percent else 1.0
+    say = _progress(args)
     results = []
-    for name, hyps in systems.items():
+    for k, (name, hyps) in enumerate(systems.items(), 1):
         row = {'name': name, 'metrics': {}}
         for s in specs:
+            say(f"[{k}/{len(systems)}] {name}: {s.name} on {nseg} segments")
             kw = _kwargs(s, args)
             r = s.corpus_fn(hyps, refs, **kw)
             m = {'score': float(r) * scale, 'signature': r.signature}
@@ -127,12 +210,22 @@ def run_score(args) -> int:
                                 else 'no sentence-level derivation for this metric')
             row['metrics'][s.name] = m
         results.append(row)
+    names = [s.name for s in specs]
     if args.format == 'json':
         out = {'references': ref_files, 'segments': nseg, 'scale': scale, 'systems': results}
         if note: out['note'] = note
-        print(json.dumps(out, ensure_ascii=False, indent=2))
-    else: print(format_table(results, [s.name for s in specs], note=note, percent=args.percent))
+        print(json.dumps(_no_nan(out), ensure_ascii=False, indent=2, allow_nan=False))
+    elif args.format == 'tsv': print(format_tsv(results, names))
+    else: print(format_table(results, names, note=note, percent=args.percent))
     return 0
+
+
+def _no_nan(x):
+    "JSON has no NaN or infinity: they are written as null."
+    if isinstance(x, float) and not math.isfinite(x): return None
+    if isinstance(x, dict): return {k: _no_nan(v) for k, v in x.items()}
+    if isinstance(x, list): return [_no_nan(v) for v in x]
+    return x
 
 # %% ../nbs/90_cli.ipynb #61be20a7
 def format_table(results: list[dict], metrics: list[str], note: str | None = None, percent: bool = False) -> str:
@@ -147,13 +240,30 @@ def format_table(results: list[dict], metrics: list[str], note: str | None = Non
                                                        for m, c in zip(metrics, cols)))
     lines.append('')
     for m in metrics: lines.append(f"{m}: {results[0]['metrics'][m]['signature']}")
+    seg_cols = [(r['name'], m) for r in results for m in metrics if 'segments' in r['metrics'][m]]
+    if seg_cols:  # one table: a row per segment, a column per system and metric
+        heads = [f"{n}/{m}" if len(results) > 1 else m for n, m in seg_cols]
+        widths = [max(len(h), 9) for h in heads]
+        lines.append('\nper segment:')
+        lines.append(f"{'segment':>7}  " + '  '.join(f"{h:>{c}}" for h, c in zip(heads, widths)))
+        cols_v = [next(r for r in results if r['name'] == n)['metrics'][m]['segments'] for n, m in seg_cols]
+        for i in range(len(cols_v[0])):
+            lines.append(f"{i + 1:>7}  " + '  '.join(f"{fmt.format(v[i]):>{c}}" for v, c in zip(cols_v, widths)))
     for r in results:
         for m in metrics:
             d = r['metrics'][m]
-            if 'segments' in d:
-                lines.append(f"\n{r['name']} / {m}, per segment:")
-                lines += [f"{i:>6}  {fmt.format(v)}" for i, v in enumerate(d['segments'], 1)]
             if 'explain' in d: lines.append(f"\n{r['name']} / {m}:\n{d['explain']}")
+    return '\n'.join(lines)
+
+
+def format_tsv(results: list[dict], metrics: list[str]) -> str:
+    "Tab-separated rows: system, metric, segment ('corpus' for the corpus score, else 1-based), score."
+    lines = ['system\tmetric\tsegment\tscore']
+    for r in results:
+        for m in metrics:
+            d = r['metrics'][m]
+            lines.append(f"{r['name']}\t{m}\tcorpus\t{d['score']!r}")
+            lines += [f"{r['name']}\t{m}\t{i}\t{v!r}" for i, v in enumerate(d.get('segments', ()), 1)]
     return '\n'.join(lines)
 
 # %% ../nbs/90_cli.ipynb #c974a7d2
@@ -166,16 +276,35 @@ def run_metrics(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    "Console entry point: returns (and, as a script, exits with) the status: 0 ok, 2 user error."
+    "Console entry point: returns (and, as a script, exits with) the status: 0 ok, 2 user error or unwritable output."
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == 'score': return run_score(args)
-        if args.command == 'metrics': return run_metrics(args)
-        if args.command in COMMANDS: return COMMANDS[args.command].run(args)
-        parser.print_help(); return 2
+        if args.command == 'score': status = run_score(args)
+        elif args.command == 'metrics': status = run_metrics(args)
+        elif args.command in COMMANDS: status = COMMANDS[args.command].run(args)
+        else:  # argparse's convention: usage on stderr, status 2
+            parser.print_usage(sys.stderr)
+            print("textmetrics-edu: error: give a command (score, metrics, ...); see --help", file=sys.stderr)
+            return 2
+        sys.stdout.flush()
+        return status
     except (CliError, MetricInputError) as e:
         print(f"textmetrics-edu: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except OSError as e:  # e.g. `> /dev/full`: one line, no traceback
+        _silence_stdout()
+        print(f"textmetrics-edu: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+def _silence_stdout():
+    "Point stdout at /dev/null so that the interpreter's final flush cannot fail again."
+    import os
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError): pass

@@ -18,10 +18,12 @@ except ImportError: from textmetrics_edu import _unicode as regex  # without reg
 
 # %% auto #0
 __all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'check_text', 'check_refs_of_segment', 'check_hyps',
-           'check_refs', 'check_corpus', 'refs_from_streams', 'tokenize_none', 'tokenize_13a', 'tokenize_intl',
-           'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts',
-           'make_signature', 'MetricResult', 'figure_html', 'text_explorer', 'CliOption', 'MetricSpec',
-           'register_metric', 'CommandSpec', 'register_command']
+           'StreamLayoutWarning', 'SegmentRefs', 'check_refs', 'check_corpus', 'refs_from_streams', 'tokenize_none',
+           'tokenize_13a', 'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts',
+           'max_ref_counts', 'clipped_counts', 'signature_value', 'make_signature', 'MetricResult', 'figure_html',
+           'text_explorer', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec', 'register_command', 'Option',
+           'validate_options', 'n_refs_label', 'Metric', 'corpus_fn', 'sentence_fn', 'detail', 'stats_row',
+           'stats_from_row', 'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table']
 
 # %% ../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -29,6 +31,12 @@ class MetricInputError(ValueError):
 
 
 def _type_name(x) -> str: return type(x).__name__
+
+
+def _unordered(x) -> bool:
+    "Sets, dicts and their views: containers whose order is not the caller's (a set's follows the hash seed)."
+    from collections.abc import Set, Mapping, KeysView, ValuesView, ItemsView
+    return isinstance(x, (Set, Mapping, KeysView, ValuesView, ItemsView))
 
 
 def _is_seq(x) -> bool:
@@ -47,6 +55,7 @@ def check_refs_of_segment(r, name: str = 'refs') -> tuple[str, ...]:
     "The reference(s) of one segment, a `str` or a non-empty sequence of `str`, as a tuple of `str`."
     if isinstance(r, str): return (r,)
     if r is None: raise MetricInputError(f"`{name}` is None; expected a str or a list of str")
+    if _unordered(r): raise MetricInputError(f"`{name}` is a {_type_name(r)}; expected a str or a list of str")
     if not _is_seq(r): raise MetricInputError(f"`{name}` must be a str or a list of str, got {_type_name(r)}")
     if len(r) == 0: raise MetricInputError(f"`{name}` is an empty list; each segment needs at least one reference")
     for j, x in enumerate(r): check_text(x, f"{name}[{j}]")
@@ -59,6 +68,8 @@ def check_hyps(hyps, name: str = 'hyps') -> tuple[str, ...]:
     if isinstance(hyps, str):
         raise MetricInputError(f"`{name}` is a bare str; expected a list of str (one hypothesis per segment). "
                                f"For a single segment use the sentence_* function or wrap it: [{name}]")
+    if _unordered(hyps):
+        raise MetricInputError(f"`{name}` is a {_type_name(hyps)}, which has no segment order; expected a list of str")
     if not _is_seq(hyps):
         try: hyps = list(hyps)
         except TypeError: raise MetricInputError(f"`{name}` must be a list of str, got {_type_name(hyps)}") from None
@@ -67,13 +78,25 @@ def check_hyps(hyps, name: str = 'hyps') -> tuple[str, ...]:
     return tuple(hyps)
 
 # %% ../nbs/00_core.ipynb #80f432ca
+class StreamLayoutWarning(UserWarning):
+    "The references could be in either layout (as many reference streams as segments)."
+
+
+class SegmentRefs(list):
+    """References stated to be in our layout (item i: the reference(s) of segment i); `check_refs` then does not
+    warn about sacreBLEU's stream layout. `refs_from_streams` returns one."""
+
+
 def check_refs(refs, n_segments: int, name: str = 'refs') -> tuple[tuple[str, ...], ...]:
     """Check the references of a corpus of `n_segments` segments: `refs[i]` is a `str` or a list of `str`.
     Returns a tuple (one entry per segment) of tuples of `str`. Detects sacreBLEU's *stream* layout
-    (`refs[k][i]` = k-th reference of segment i) and says how to convert it."""
+    (`refs[k][i]` = k-th reference of segment i) and says how to convert it; when the layout is ambiguous
+    (as many streams as segments) it warns (`StreamLayoutWarning`) unless `refs` is a `SegmentRefs`."""
     if refs is None: raise MetricInputError(f"`{name}` is None; expected a list with the reference(s) of each segment")
     if isinstance(refs, str):
         raise MetricInputError(f"`{name}` is a bare str; expected a list whose item i holds the reference(s) of segment i")
+    if _unordered(refs):
+        raise MetricInputError(f"`{name}` is a {_type_name(refs)}, which has no segment order; expected a list")
     if not _is_seq(refs):
         try: refs = list(refs)
         except TypeError: raise MetricInputError(f"`{name}` must be a list, got {_type_name(refs)}") from None
@@ -84,6 +107,13 @@ def check_refs(refs, n_segments: int, name: str = 'refs') -> tuple[tuple[str, ..
                 f"takes them); expected one entry per segment. Use `refs_from_streams(*{name})` to regroup.")
         raise MetricInputError(f"`{name}` has {len(refs)} entries but there are {n_segments} hypotheses; "
                                "expected one entry (a str or a list of str) per hypothesis")
+    if (n_segments > 1 and not isinstance(refs, SegmentRefs)
+            and all(_is_seq(s) and len(s) == n_segments and all(isinstance(x, str) for x in s) for s in refs)):
+        import warnings
+        warnings.warn(f"`{name}`: {n_segments} lists of {n_segments} references is ambiguous: read as one list per "
+                      f"segment (our layout). If they are sacreBLEU's reference streams, pass "
+                      f"`refs_from_streams(*{name})`; to state our layout and silence this, pass `SegmentRefs({name})`.",
+                      StreamLayoutWarning, stacklevel=3)
     return tuple(check_refs_of_segment(r, f"{name}[{i}]") for i, r in enumerate(refs))
 
 # %% ../nbs/00_core.ipynb #7ac87606
@@ -93,7 +123,7 @@ def check_corpus(hyps, refs, hyps_name: str = 'hyps', refs_name: str = 'refs'):
     return hyps, check_refs(refs, len(hyps), refs_name)
 
 # %% ../nbs/00_core.ipynb #fe419f07
-def refs_from_streams(*streams: Sequence[str]) -> list[list[str]]:
+def refs_from_streams(*streams: Sequence[str]) -> SegmentRefs:
     """Regroup reference *streams* (sacreBLEU's layout: one list per reference set, `stream[i]` the
     reference of segment i) into our layout: item i holds the references of segment i.
     `None` or missing entries in a stream are skipped (a variable number of references)."""
@@ -105,7 +135,7 @@ def refs_from_streams(*streams: Sequence[str]) -> list[list[str]]:
     out = [[s[i] for s in streams if s[i] is not None] for i in range(n)]
     for i, r in enumerate(out):
         if not r: raise MetricInputError(f"segment {i} has no reference in any stream")
-    return out
+    return SegmentRefs(out)
 
 # %% ../nbs/00_core.ipynb #b07f565c
 _RE_13A = [
@@ -151,21 +181,27 @@ TOKENIZERS: dict[str, Callable[[str], str]] = {
     'none': tokenize_none, '13a': tokenize_13a, 'intl': tokenize_intl, 'char': tokenize_char}
 
 # %% ../nbs/00_core.ipynb #62595418
-def get_tokenizer(name: str) -> Callable[[str], str]:
-    "The tokenizer called `name` (one of `TOKENIZERS`); raises `MetricInputError` for an unknown name."
-    if name not in TOKENIZERS:
-        raise MetricInputError(f"`tokenize` must be one of {sorted(TOKENIZERS)}, got {name!r}")
+def get_tokenizer(name: str, arg: str = 'tokenize') -> Callable[[str], str]:
+    "The tokenizer called `name` (one of `TOKENIZERS`); raises `MetricInputError` naming `arg` for an unknown name."
+    if not isinstance(name, str) or name not in TOKENIZERS:
+        raise MetricInputError(f"`{arg}` must be one of {sorted(TOKENIZERS)}, got {name!r}")
     return TOKENIZERS[name]
 
 
 def tokenize(text: str,  # the segment
-             tokenizer: str = '13a',  # one of 'none', '13a', 'intl', 'char'
+             tokenize: str = '13a',  # one of 'none', '13a', 'intl', 'char' (old spelling `tokenizer=` deprecated)
              lowercase: bool = False,  # lowercase before tokenizing (sacreBLEU's `-lc`)
-            ) -> list[str]:  # the tokens
+             **old) -> list[str]:  # the tokens
     "Preprocess one segment as sacreBLEU's BLEU does: optional lowercasing, strip trailing whitespace, tokenize, split."
+    if old:
+        if set(old) != {'tokenizer'}: raise MetricInputError(f"tokenize: unknown option(s) {sorted(old)}")
+        import warnings
+        warnings.warn("tokenize: `tokenizer` is deprecated, use `tokenize`", DeprecationWarning, stacklevel=2)
+        tokenize = old['tokenizer']
     check_text(text, 'text')
+    if not isinstance(lowercase, bool): raise MetricInputError(f"`lowercase` must be True or False, got {lowercase!r}")
     if lowercase: text = text.lower()
-    return get_tokenizer(tokenizer)(text.rstrip()).split()
+    return get_tokenizer(tokenize)(text.rstrip()).split()
 
 # %% ../nbs/00_core.ipynb #da031233
 def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
@@ -195,11 +231,21 @@ def clipped_counts(hyp_counts: Counter, ceiling: Counter) -> Counter:
     return Counter({g: min(k, ceiling[g]) for g, k in hyp_counts.items() if g in ceiling})
 
 # %% ../nbs/00_core.ipynb #c2116209
+def signature_value(v) -> str:
+    "One value of a signature: booleans as yes/no, floats with `:g`, sequences comma-joined; never a `|` or `:`."
+    if isinstance(v, bool): return 'yes' if v else 'no'
+    if v is None: return 'none'
+    if isinstance(v, float): s = f"{v:g}"
+    elif _is_seq(v): s = ','.join(signature_value(x) for x in v)
+    else: s = str(v)
+    return s.replace('|', '/').replace(':', '=')
+
+
 def make_signature(metric: str, **opts) -> str:
     "A sacreBLEU-style signature: `metric|key:value|...|version:X`, recording every option that changes the score."
     from textmetrics_edu import __version__
-    parts = [metric] + [f"{k}:{v}" for k, v in opts.items()] + [f"version:textmetrics_edu-{__version__}"]
-    return '|'.join(parts)
+    parts = [signature_value(metric)] + [f"{k}:{signature_value(v)}" for k, v in opts.items()]
+    return '|'.join(parts + [f"version:textmetrics_edu-{__version__}"])
 
 
 def _fmt(v) -> str:
@@ -219,9 +265,24 @@ class MetricResult:
     name = 'metric'  # display name, overridden by subclasses
     _hidden = ()  # field names not shown in the summary table
 
+    # a result formats, compares and computes like its score: r * 100, r > 0.5, f'{r:.2f}'
     def __float__(self): return float(self.score)
     def __round__(self, n=None): return round(float(self.score), n)
     def __lt__(self, other): return float(self) < float(other)
+    def __le__(self, other): return float(self) <= float(other)
+    def __gt__(self, other): return float(self) > float(other)
+    def __ge__(self, other): return float(self) >= float(other)
+    def __mul__(self, other): return float(self) * other
+    __rmul__ = __mul__
+    def __truediv__(self, other): return float(self) / other
+    def __rtruediv__(self, other): return other / float(self)
+    def __add__(self, other): return float(self) + other
+    __radd__ = __add__
+    def __sub__(self, other): return float(self) - other
+    def __rsub__(self, other): return other - float(self)
+    def __neg__(self): return -float(self)
+    def __abs__(self): return abs(float(self))
+    def __format__(self, spec): return format(float(self), spec) if spec else str(self)
 
     def items(self) -> list[tuple[str, Any]]:
         "The result's fields as (name, value) pairs, in declaration order."
@@ -305,6 +366,7 @@ class MetricSpec:
     fixed: dict = field(default_factory=dict)  # keyword arguments always passed (e.g. rouge_type)
     multi_ref: bool = True  # whether the metric takes several references per segment
     description: str = ''
+    metric: Any = None  # the protocol spec (`Metric`) when the metric is written on it
 
 
 METRICS: dict[str, MetricSpec] = {}
@@ -332,3 +394,280 @@ def register_command(spec: CommandSpec) -> CommandSpec:
     "Add a sub-command to the command line."
     COMMANDS[spec.name] = spec
     return spec
+
+# %% ../nbs/00_core.ipynb #53420e08
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Option:
+    "One option of a metric: its keyword, type, default, choices, docment, CLI flag and old spellings."
+    name: str  # the keyword argument, e.g. 'lowercase'
+    type: Any = str  # bool, int, float, str, or 'numbers' (a sequence of finite floats)
+    default: Any = None
+    doc: str = ''  # the docment: meaning, unit, range
+    choices: tuple | None = None  # allowed values (None: any value of `type`)
+    flag: str | None = None  # CLI flag (default `--METRIC-NAME`); '' for no CLI flag
+    aliases: tuple = ()  # old spellings: 'old' or ('old', convert) with convert(old value) -> new value
+    min: float | None = None  # smallest allowed value (numbers)
+    min_exclusive: bool = False  # `min` itself is not allowed
+    nullable: bool = False  # None is allowed (besides a None default)
+
+    def check(self, v, metric: str = 'metric', as_name: str | None = None):
+        "The value if it is valid for this option, else `MetricInputError` naming the option (as the caller spelled it)."
+        where = f"{metric}: `{as_name or self.name}`"
+        if v is None:
+            if self.nullable or self.default is None: return None
+            raise MetricInputError(f"{where} must not be None")
+        t = self.type
+        if t is bool:
+            if not isinstance(v, bool): raise MetricInputError(f"{where} must be True or False, got {v!r}")
+        elif t is int:
+            if isinstance(v, bool) or not isinstance(v, int): raise MetricInputError(f"{where} must be an int, got {v!r}")
+        elif t is float:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise MetricInputError(f"{where} must be a finite number, got {v!r}")
+        elif t == 'numbers':
+            if isinstance(v, (str, bytes)) or not _is_seq(v) or any(
+                    isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) for x in v):
+                raise MetricInputError(f"{where} must be a list of finite numbers, got {v!r}")
+            v = tuple(v)
+        elif t is str:
+            if not isinstance(v, str): raise MetricInputError(f"{where} must be a str, got {v!r}")
+        if self.choices is not None and v not in self.choices:
+            raise MetricInputError(f"{where} must be one of {list(self.choices)}, got {v!r}")
+        if self.min is not None and t in (int, float) and (v < self.min or (self.min_exclusive and v == self.min)):
+            raise MetricInputError(f"{where} must be {'>' if self.min_exclusive else '>='} {self.min}, got {v!r}")
+        return v
+
+
+def validate_options(options: Sequence[Option],  # the metric's options
+                     given: dict,  # the keyword arguments of a call
+                     metric: str = 'metric',  # named in the errors
+                    ) -> dict:  # every option's value (defaults filled in), validated
+    """Check the keyword arguments of a call against `options`: unknown names raise `MetricInputError`
+    (with the closest name as a suggestion); old spellings are renamed with a `DeprecationWarning`."""
+    import difflib, warnings
+    by = {o.name: o for o in options}
+    old = {}
+    for o in options:
+        for a in o.aliases:
+            name, conv = (a, None) if isinstance(a, str) else a
+            old[name] = (o, conv)
+    out = {}
+    for k, v in given.items():
+        if k in by: o = by[k]
+        elif k in old:
+            o, conv = old[k]
+            if o.name in given: raise MetricInputError(f"{metric}: give `{o.name}` or its old spelling `{k}`, not both")
+            warnings.warn(f"{metric}: `{k}` is deprecated, use `{o.name}`", DeprecationWarning, stacklevel=3)
+            if conv is not None: v = conv(v)
+        else:
+            near = difflib.get_close_matches(k, list(by) + list(old), n=1)
+            hint = f"; did you mean `{near[0]}`?" if near else ''
+            raise MetricInputError(f"{metric}: unknown option `{k}`{hint} (options: {', '.join(by) or 'none'})")
+        out[o.name] = o.check(v, metric, as_name=k)
+    return {o.name: out.get(o.name, o.default) for o in options}
+
+# %% ../nbs/00_core.ipynb #e331ad7b
+def n_refs_label(refs: Sequence[Sequence[str]]) -> int | str:
+    "The `nrefs` of a signature: the number of references per segment, or 'var' when it varies."
+    return len(refs[0]) if len({len(r) for r in refs}) == 1 else 'var'
+
+
+@dataclass(frozen=True)
+class Metric:
+    """The protocol of one metric (a frozen spec, after sacreBLEU's `metrics/base.py`): the stages as
+    functions, the options as data. `core` derives from it the validation, `corpus_x`/`sentence_x`,
+    registration, CLI flags and the per-segment statistics of the significance tests."""
+    name: str  # registry and CLI name, e.g. 'bleu'
+    options: tuple  # `Option`s, in the order of the derived functions' keywords
+    segment_stats: Callable  # stage 2: segment_stats(hyp, prepared_refs_of_segment, opts) -> frozen stats with __add__
+    score: Callable  # stage 3: score(stats, opts, *, signature, n_segments) -> MetricResult
+    signature: Callable  # signature(opts, nrefs) -> str (use `make_signature`)
+    preprocess: Callable | None = None  # stage 1: preprocess(text, opts) -> units (explorers, lessons)
+    prepare_refs: Callable | None = None  # prepare_refs(refs, opts) -> per-segment prepared refs, once per corpus
+    aggregate: str = 'sum'  # 'sum' (corpus = summed stats) or 'mean' (stats hold sums of segment values, divided by n)
+    sentence_defaults: dict = field(default_factory=dict)  # defaults that differ at sentence level
+    check: Callable | None = None  # check(opts, metric_name): cross-option checks (raise MetricInputError)
+    fixed: dict = field(default_factory=dict)  # options fixed for this name (e.g. chrF++: word_order=2)
+    multi_ref: bool = True  # several references per segment
+    description: str = ''
+    cli_prefix: str = ''  # CLI flags are `--PREFIX-OPTION` (default: the name), e.g. 'rouge' for the ROUGE family
+
+    def opts(self, given: dict, sentence: bool = False) -> dict:
+        "Validated options of a call (defaults, sentence-level defaults and fixed values filled in)."
+        for k in self.fixed:
+            if k in given: raise MetricInputError(f"{self.name}: `{k}` is fixed to {self.fixed[k]!r} for this metric")
+        o = validate_options(self.options, {**(self.sentence_defaults if sentence else {}), **given, **self.fixed},
+                             self.name)
+        if self.check: self.check(o, self.name)
+        return o
+
+    def stats(self, hyps, refs, opts: dict) -> list:
+        "Stage 2 for a validated corpus: the statistics of every segment (references prepared once)."
+        prep = self.prepare_refs(refs, opts) if self.prepare_refs else refs
+        return [self.segment_stats(h, r, opts) for h, r in zip(hyps, prep)]
+
+    def corpus(self, hyps, refs, **given):
+        "The corpus score: statistics summed over segments, then one score (see `corpus_fn`)."
+        o = self.opts(given)
+        hyps, refs = check_corpus(hyps, refs)
+        st = self.stats(hyps, refs, o)
+        total = st[0]
+        for s in st[1:]: total = total + s
+        return self.score(total, o, signature=self.signature(o, n_refs_label(refs)), n_segments=len(hyps))
+
+    def sentence(self, hyp, refs, **given):
+        "The score of one segment."
+        o = self.opts(given, sentence=True)
+        check_text(hyp, 'hyp')
+        refs = (check_refs_of_segment(refs, 'refs'),)
+        st = self.stats((hyp,), refs, o)[0]
+        return self.score(st, o, signature=self.signature(o, len(refs[0])), n_segments=1)
+
+# %% ../nbs/00_core.ipynb #bb7e72de
+def _params(metric: Metric, first: list, sentence: bool):
+    import inspect
+    P = inspect.Parameter
+    ps = [P(n, P.POSITIONAL_OR_KEYWORD, annotation=a) for n, a in first]
+    for o in metric.options:
+        if o.name in metric.fixed: continue
+        d = metric.sentence_defaults.get(o.name, o.default) if sentence else o.default
+        ps.append(P(o.name, P.KEYWORD_ONLY, default=d))
+    return inspect.Signature(ps)
+
+
+def _opt_doc(metric: Metric, sentence: bool) -> str:
+    rows = []
+    for o in metric.options:
+        if o.name in metric.fixed: continue
+        d = metric.sentence_defaults.get(o.name, o.default) if sentence else o.default
+        ch = f"; one of {list(o.choices)}" if o.choices else ''
+        t = getattr(o.type, '__name__', str(o.type))
+        rows.append(f"    {o.name} ({t}, default {d!r}{ch}): {o.doc}")
+    return '\n'.join(rows)
+
+
+def corpus_fn(metric: Metric, doc: str = '', name: str | None = None) -> Callable:
+    "A `corpus_x(hyps, refs, *, options...)` function for `metric`, with a real signature listing its options."
+    def f(hyps, refs, **opts): return metric.corpus(hyps, refs, **opts)
+    f.__name__ = f.__qualname__ = name or f"corpus_{metric.name}"
+    f.__signature__ = _params(metric, [('hyps', Sequence[str]), ('refs', Sequence)], False)
+    f.__doc__ = (doc or f"Corpus {metric.name}.") + (
+        "\n\nhyps: one str per segment; refs[i]: the reference (str) or references (list of str) of segment i."
+        "\nOptions (keyword-only; old spellings are accepted with a DeprecationWarning):\n" + _opt_doc(metric, False)
+        + "\nRaises `MetricInputError` for malformed input or options.")
+    f.metric = metric
+    return f
+
+
+def sentence_fn(metric: Metric, doc: str = '', name: str | None = None) -> Callable:
+    "A `sentence_x(hyp, refs, *, options...)` function for `metric`, with a real signature listing its options."
+    def f(hyp, refs, **opts): return metric.sentence(hyp, refs, **opts)
+    f.__name__ = f.__qualname__ = name or f"sentence_{metric.name}"
+    f.__signature__ = _params(metric, [('hyp', str), ('refs', str | Sequence[str])], True)
+    f.__doc__ = (doc or f"Sentence-level {metric.name}.") + (
+        "\n\nhyp: one hypothesis; refs: its reference (str) or references (list of str)."
+        "\nOptions (keyword-only):\n" + _opt_doc(metric, True) + "\nRaises `MetricInputError` for malformed input.")
+    f.metric = metric
+    return f
+
+# %% ../nbs/00_core.ipynb #ae562949
+def detail(default=()):
+    """A field of a statistics object that is detail, not a statistic (per-segment values kept for the result,
+    e.g. TER's best reference of each segment): `stats_row` skips it, `__add__` may concatenate it."""
+    return field(default=default, compare=False, metadata={'detail': True})
+
+
+def _stat_fields(stats): return [f for f in fields(stats) if not f.metadata.get('detail')]
+
+
+def stats_row(stats) -> list:
+    "A frozen statistics object as a flat list of numbers (its statistic fields in order, tuples expanded)."
+    out = []
+    for f in _stat_fields(stats):
+        v = getattr(stats, f.name)
+        if isinstance(v, tuple): out.extend(v)
+        else: out.append(v)
+    return out
+
+
+def stats_from_row(template, row: Sequence) -> Any:
+    "The inverse of `stats_row`: a statistics object shaped like `template` holding the numbers of `row`."
+    kw, i = {}, 0
+    for f in _stat_fields(template):
+        v = getattr(template, f.name)
+        if isinstance(v, tuple):
+            kw[f.name] = tuple(_num(x) for x in row[i:i + len(v)]); i += len(v)
+        else: kw[f.name] = _num(row[i]); i += 1
+    return type(template)(**kw)
+
+
+def _num(x): return x.item() if hasattr(x, 'item') else x
+
+# %% ../nbs/00_core.ipynb #cffcf6ac
+def cli_flag(metric: Metric, o: Option) -> str:
+    "The namespaced CLI flag of option `o` of `metric`, e.g. `--chrf-beta`, `--rouge-beta` ('' for none)."
+    if o.flag is not None: return o.flag
+    return f"--{metric.cli_prefix or metric.name}-{o.name}".lower().replace('_', '-')
+
+
+def cli_options(metric: Metric) -> tuple:
+    "The metric's options as `CliOption`s (numbers lists and fixed options have no flag)."
+    import argparse
+    out = []
+    for o in metric.options:
+        flag = cli_flag(metric, o)
+        if o.name in metric.fixed or not flag or o.type == 'numbers': continue
+        if o.type is bool:
+            out.append(CliOption(flag, o.name, o.doc, action='store_true' if o.default is False
+                                 else argparse.BooleanOptionalAction))
+        else: out.append(CliOption(flag, o.name, o.doc, type=o.type if o.type in (int, float) else None,
+                                   choices=o.choices))
+    return tuple(out)
+
+
+def register(metric: Metric,  # the protocol spec
+             corpus: Callable | None = None,  # the public corpus function (default: `metric.corpus`)
+             sentence: Callable | None = None,  # the public sentence function (default: `metric.sentence`)
+            ) -> Metric:
+    "Register a protocol metric for the CLI, the significance tests and the index table; returns it."
+    register_metric(MetricSpec(metric.name, corpus or metric.corpus, sentence or metric.sentence,
+                               options=cli_options(metric), multi_ref=metric.multi_ref,
+                               description=metric.description, metric=metric))
+    return metric
+
+
+def discover_metrics(package: str = 'textmetrics_edu') -> dict:
+    """Import every module of `package` so that each registers its metrics: a metric is reachable because its
+    module exists, not because some file imports it. A module that fails to import is skipped with a warning."""
+    import importlib, pkgutil, warnings
+    pkg = importlib.import_module(package)
+    for m in pkgutil.iter_modules(pkg.__path__):
+        if m.name.startswith('_') or m.name in ('cli',): continue
+        try: importlib.import_module(f"{package}.{m.name}")
+        except Exception as e: warnings.warn(f"{package}.{m.name} not loaded: {e}")
+    return METRICS
+
+
+def get_metric(name: str) -> Metric:
+    "The protocol spec registered as `name` (case-insensitive); `MetricInputError` with a suggestion otherwise."
+    import difflib
+    by = {k.lower(): v for k, v in METRICS.items() if v.metric is not None}
+    if name.lower() in by: return by[name.lower()].metric
+    near = difflib.get_close_matches(name.lower(), list(by), n=1)
+    raise MetricInputError(f"`metric`: unknown metric {name!r}" + (f"; did you mean {near[0]!r}?" if near else '')
+                           + f" (metrics with per-segment statistics: {', '.join(sorted(by))})")
+
+
+def metrics_table() -> str:
+    "A Markdown table of the registered metrics: name, description, aggregation, options (for the index page)."
+    rows = ['| metric | what | corpus score | options |', '|---|---|---|---|']
+    for n, s in sorted(METRICS.items()):
+        m = s.metric
+        agg = ('summed statistics' if m.aggregate == 'sum' else 'mean of segment scores') if m else 'own'
+        opts = ', '.join(f"`{o.name}`" for o in m.options if o.name not in m.fixed) if m else \
+            ', '.join(f"`{o.kwarg}`" for o in s.options)
+        rows.append(f"| `{n}` | {s.description} | {agg} | {opts} |")
+    return '\n'.join(rows)

@@ -12,20 +12,21 @@ import tempfile
 import warnings
 import weakref
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
 from .core import (figure_html, text_explorer, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  get_tokenizer, make_signature, register_metric, MetricSpec, CliOption, _fmt)
+                                  get_tokenizer, make_signature, register_metric, MetricSpec, CliOption, _fmt,
+                   Metric, Option, register)
 from .rouge import porter_stem
 
 # %% auto #0
-__all__ = ['LEXNAMES', 'WORDNET_DIRS', 'STAGES', 'METEOR_TOKENIZERS', 'STAGE_COLOURS', 'WordNetMissingError', 'lexnames_text',
-           'find_wordnet_dir', 'load_wordnet', 'wordnet_synonyms', 'meteor_align', 'count_chunks',
+__all__ = ['LEXNAMES', 'WORDNET_DIRS', 'STAGES', 'METEOR_TOKENIZERS', 'STAGE_COLOURS', 'METEOR', 'WordNetMissingError',
+           'lexnames_text', 'find_wordnet_dir', 'load_wordnet', 'wordnet_synonyms', 'meteor_align', 'count_chunks',
            'fragmentation_penalty', 'meteor_from_counts', 'meteor_tokenize', 'MeteorResult', 'corpus_meteor',
-           'sentence_meteor', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer']
+           'sentence_meteor', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer', 'MeteorSums']
 
 # %% ../nbs/21_meteor.ipynb #b9e51732
 LEXNAMES = ('adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body '
@@ -263,6 +264,11 @@ class MeteorResult(MetricResult):
     gamma: float = 0.5
 
     name = 'METEOR'
+    # the shared result vocabulary (read-only aliases of the fields above)
+    segment_scores = property(lambda self: self.seg_scores, doc="per segment: the sentence METEOR")
+    best_ref_index = property(lambda self: self.best_refs, doc="per segment: index of the best reference")
+    hyp_len = property(lambda self: sum(self.hyp_lens), doc="hypothesis tokens, summed")
+    ref_len = property(lambda self: sum(self.ref_lens), doc="best-reference tokens, summed")
     _hidden = ('seg_scores', 'matches', 'chunks', 'hyp_lens', 'ref_lens', 'best_refs', 'alignment', 'hyp_tokens', 'ref_tokens')
 
     def explain(self) -> str:
@@ -287,9 +293,9 @@ def _check_meteor_opts(alpha, beta, gamma, tokenize):
     for n, v in (('alpha', alpha), ('gamma', gamma)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
             raise MetricInputError(f"`{n}` must be a number in [0, 1], got {v!r}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
-        raise MetricInputError(f"`beta` must be a number > 0, got {beta!r}")
-    if tokenize not in METEOR_TOKENIZERS:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float('inf'):
+        raise MetricInputError(f"`beta` must be a finite number > 0, got {beta!r}")
+    if not isinstance(tokenize, str) or tokenize not in METEOR_TOKENIZERS:
         raise MetricInputError(f"`tokenize` must be one of {METEOR_TOKENIZERS}, got {tokenize!r}")
 
 
@@ -342,10 +348,13 @@ def corpus_meteor(hyps: Sequence[str],  # hypotheses, one per segment
 
 def sentence_meteor(hyp: str,  # one hypothesis
                     refs: str | Sequence[str],  # its reference(s)
-                    **opts) -> MeteorResult:  # score in [0, 1]
+                    *, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5, tokenize: str = '13a',
+                    lowercase: bool = True, stem: bool = True, synonyms: bool = True, wordnet=None,
+                   ) -> MeteorResult:  # score in [0, 1]
     "METEOR of one segment; same options as `corpus_meteor`. Equals NLTK's `meteor_score` on the same tokens."
     check_text(hyp, 'hyp')
-    return corpus_meteor([hyp], [check_refs_of_segment(refs, 'refs')], **opts)
+    return corpus_meteor([hyp], [check_refs_of_segment(refs, 'refs')], alpha=alpha, beta=beta, gamma=gamma,
+                         tokenize=tokenize, lowercase=lowercase, stem=stem, synonyms=synonyms, wordnet=wordnet)
 
 # %% ../nbs/21_meteor.ipynb #f7943896
 STAGE_COLOURS = {'exact': '#4c72b0', 'stem': '#dd8452', 'synonym': '#55a868'}
@@ -362,8 +371,8 @@ def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):
         fig = Figure(figsize=(min(2 + 0.55 * n, 16), 2.4), dpi=100)
         ax = fig.subplots()
     else: fig = ax.figure
-    for i, w in enumerate(h): ax.text(i, 1, w, rotation=45, ha='left', va='bottom', fontsize=8)
-    for j, w in enumerate(r): ax.text(j, 0, w, rotation=-45, ha='left', va='top', fontsize=8)
+    for i, w in enumerate(h): ax.text(i, 1, w, rotation=45, ha='left', va='bottom', fontsize=8, parse_math=False)
+    for j, w in enumerate(r): ax.text(j, 0, w, rotation=-45, ha='left', va='top', fontsize=8, parse_math=False)  # user text: no mathtext
     for i, j, s in result.alignment:
         if i < max_tokens and j < max_tokens:
             ax.plot([i, j], [0.95, 0.05], color=STAGE_COLOURS[s], lw=1.8)
@@ -409,5 +418,46 @@ def meteor_explorer(hyp: str = 'The cars halted near the big houses',  # initial
         rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']])
 
 # %% ../nbs/21_meteor.ipynb #e0b9bbb6
-register_metric(MetricSpec('meteor', corpus_meteor, sentence_meteor, options=(),
-                           description='METEOR (Banerjee & Lavie 2005), NLTK-compatible, WordNet 3.0'))
+@dataclass(frozen=True)
+class MeteorSums:
+    "METEOR's corpus statistics: NLTK averages segment scores, so the summable statistic is their sum (`aggregate='mean'`)."
+    score_sum: float
+    segments: tuple = field(default=(), compare=False, metadata={'detail': True})  # per segment: (score, best ref, m, chunks, hyp len, ref len)
+
+
+def _meteor_prepare(refs, o):
+    "Once per corpus: WordNet (when the synonym stage is on) and the tokenized references."
+    wn = (o['wordnet'] if o['wordnet'] is not None else load_wordnet()) if o['synonyms'] else None
+    return [(wn, [_tok(r, o['tokenize']) for r in rs]) for rs in refs]
+
+
+def _meteor_segment(h, prepared, o):
+    wn, rs = prepared
+    kw = dict(lowercase=o['lowercase'], stem=o['stem'], synonyms=o['synonyms'])
+    ht = _tok(h, o['tokenize'])
+    s = _segment(ht, rs, kw, wn, o['alpha'], o['beta'], o['gamma'])
+    return MeteorSums(s[0], ((s[0], s[1], s[2], s[3], len(ht), s[4]),))
+
+
+def _meteor_score(st, o, signature='', n_segments=1):
+    S = st.segments
+    return MeteorResult(score=st.score_sum / n_segments, signature=signature, n_segments=n_segments,
+                        seg_scores=tuple(s[0] for s in S), matches=tuple(s[2] for s in S), chunks=tuple(s[3] for s in S),
+                        hyp_lens=tuple(s[4] for s in S), ref_lens=tuple(s[5] for s in S),
+                        best_refs=tuple(s[1] for s in S), alpha=o['alpha'], beta=o['beta'], gamma=o['gamma'])
+
+
+METEOR = Metric(
+    'meteor', description='METEOR (Banerjee & Lavie 2005), NLTK-compatible, WordNet 3.0', aggregate='mean',
+    options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]', min=0),
+             Option('beta', float, 3.0, 'penalty exponent > 0', min=0, min_exclusive=True),
+             Option('gamma', float, 0.5, 'penalty weight in [0, 1]', min=0),
+             Option('tokenize', str, '13a', "'13a', 'intl', 'none' or 'nltk'", choices=METEOR_TOKENIZERS),
+             Option('lowercase', bool, True, "NLTK's preprocess=str.lower"),
+             Option('stem', bool, True, 'Porter stem stage'),
+             Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0)'),
+             Option('wordnet', object, None, 'an NLTK WordNet reader (default `load_wordnet()`)', flag='')),
+    segment_stats=_meteor_segment, score=_meteor_score, prepare_refs=_meteor_prepare,
+    check=lambda o, name: _check_meteor_opts(o['alpha'], o['beta'], o['gamma'], o['tokenize']),
+    signature=lambda o, nrefs: 'METEOR')  # significance only: the public functions below make the full signature
+register(METEOR, corpus_meteor, sentence_meteor);  # corpus_meteor/sentence_meteor keep their signature and result

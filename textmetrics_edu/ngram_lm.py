@@ -244,6 +244,11 @@ class NgramLM:
              ) -> float:  # p(word | context), as nltk.lm's `score`
         "The probability of one word in one context (for checks; vectorised scoring is `logprobs`)."
         self._check_fitted()
+        if not isinstance(word, str): raise MetricInputError(f"`word` must be a str, got {word!r}")
+        if isinstance(context, str) or not isinstance(context, (list, tuple)):
+            raise MetricInputError(f"`context` must be a list of str (the preceding words), got {context!r}")
+        for i, t in enumerate(context):
+            if not isinstance(t, str): raise MetricInputError(f"`context[{i}]` must be a str, got {t!r}")
         ctx = list(context)[-(self.order - 1):] if self.order > 1 else []
         ctx = [BOS] * (self.order - 1 - len(ctx)) + ctx  # a short context is left-padded, like a sentence start
         T = np.asarray([self.index.get(t, self.unk_id) for t in ctx + [word]], dtype=np.int64)

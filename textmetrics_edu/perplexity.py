@@ -38,6 +38,8 @@ def _as_sequences(logprobs, name: str = 'logprobs') -> list[np.ndarray]:
     "One sequence (floats) or several (a list of lists) as a list of float64 arrays; raises on bad shape."
     if logprobs is None: raise MetricInputError(f"`{name}` is None; expected a list of floats or a list of lists")
     if isinstance(logprobs, (str, bytes)): raise MetricInputError(f"`{name}` is a str; expected numbers")
+    if isinstance(logprobs, (set, frozenset, dict)):
+        raise MetricInputError(f"`{name}` is a {type(logprobs).__name__}; expected a list (tokens are in order)")
     if isinstance(logprobs, np.ndarray):
         if logprobs.ndim == 1: seqs = [logprobs]
         elif logprobs.ndim == 2: seqs = list(logprobs)
@@ -220,13 +222,18 @@ def softmax(logits: Sequence[float],  # unnormalised scores z
     "Softmax with temperature (numerically stable)."
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0 or math.isinf(temperature):
         raise MetricInputError(f"`temperature` must be a finite number > 0, got {temperature!r}")
+    if isinstance(logits, (str, bytes, set, frozenset, dict)):
+        raise MetricInputError("`logits` must be a flat list of numbers")
     if np is None:  # without numpy (the browser): the same steps in pure Python, returning a list
+        if any(isinstance(x, (bool, str)) for x in logits): raise MetricInputError("`logits` must be a flat list of numbers")
         try: z = [float(x) / temperature for x in logits]
         except (TypeError, ValueError): z = []
         if not z or not all(math.isfinite(x) for x in z):
             raise MetricInputError("`logits` must be a non-empty flat list of finite numbers")
         e = [math.exp(x - max(z)) for x in z]
         return [x / sum(e) for x in e]
+    if any(isinstance(x, (bool, str)) for x in np.ravel(np.asarray(logits, dtype=object))):
+        raise MetricInputError("`logits` must be a flat list of numbers")
     z = np.asarray(logits, dtype=np.float64)
     if z.ndim != 1 or z.size == 0 or not np.isfinite(z).all():
         raise MetricInputError("`logits` must be a non-empty flat list of finite numbers")
@@ -343,7 +350,7 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
         from matplotlib.figure import Figure
         fig = Figure(figsize=(4.2, 2.4), dpi=100); ax = fig.subplots()
         ax.bar(range(len(q)), q, color='#4c72b0'); ax.set_xticks(range(len(q)))
-        ax.set_xticklabels([w[:10] for w in words], rotation=45, ha='right', fontsize=7)
+        ax.set_xticklabels([w[:10] for w in words], rotation=45, ha='right', fontsize=7, parse_math=False)
         ax.axhline(1 / len(q), color='#dd8452', ls='--', lw=1, label='uniform'); ax.legend(fontsize=7, frameon=False)
         ax.set_ylabel('p'); ax.set_title(f'T = {temperature:g}: perplexity {2 ** H:.2f}', fontsize=9); fig.tight_layout()
         img = figure_html(fig, 'distribution')

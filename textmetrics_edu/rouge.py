@@ -10,21 +10,25 @@ import re
 import unicodedata
 import warnings
 from collections import Counter
+import inspect
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from types import MappingProxyType, SimpleNamespace
 from typing import Sequence
 
 try: import regex  # \p{Han}, \p{L}, ...
 except ImportError: from textmetrics_edu import _unicode as regex  # without regex (Pyodide): the same classes, generated
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, text_explorer,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt)
+                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, _opt_doc)
 
 # %% auto #0
-__all__ = ['ROUGE_TOKENIZERS', 'ROUGE_MULTI_REF', 'RougeTokenizationWarning', 'porter_stem', 'perl_porter_stem', 'rouge_tokenize',
-           'ngram_overlap', 'lcs_table', 'lcs_backtrace', 'lcs_length', 'lcs_ref_indices', 'union_lcs_hits',
-           'wlcs_hits', 'skip_bigrams', 'RougeStats', 'rouge_statistics', 'RougeResult', 'corpus_rouge',
-           'sentence_rouge', 'rouge_ngram_rows', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
+__all__ = ['ROUGE_TOKENIZERS', 'ROUGE_MULTI_REF', 'ROUGE_OPTIONS', 'RougeTokenizationWarning', 'porter_stem', 'perl_porter_stem',
+           'rouge_tokenize', 'ngram_overlap', 'lcs_table', 'lcs_backtrace', 'lcs_length', 'lcs_ref_indices',
+           'union_lcs_hits', 'wlcs_hits', 'skip_bigrams', 'RougeStats', 'rouge_statistics', 'RougeResult', 'RougeSums',
+           'rouge_metric', 'corpus_rouge', 'sentence_rouge', 'rouge_ngram_rows', 'render_lcs_html', 'render_rouge_html',
+           'rouge_explorer']
 
 # %% ../nbs/20_rouge.ipynb #a7659155
 class RougeTokenizationWarning(UserWarning):
@@ -174,8 +178,8 @@ def ngram_overlap(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], n: int,
 
 
 @lru_cache(maxsize=2**15)
-def _ngrams(tokens: tuple, n: int) -> Counter:
-    return Counter(zip(*[tokens[i:] for i in range(n)])) if n > 1 else Counter(tokens)
+def _ngrams(tokens: tuple, n: int) -> MappingProxyType:  # cached, so handed out read-only
+    return MappingProxyType(Counter(zip(*[tokens[i:] for i in range(n)])) if n > 1 else Counter(tokens))
 
 
 def _clip(h: Counter, r: Counter) -> int:
@@ -321,11 +325,11 @@ def skip_bigrams(tokens: Sequence[str],  # the tokens of one text
                  unigrams: bool = False,  # add unigrams (ROUGE-SU), as ROUGE-1.5.5: all tokens but the last
                 ) -> Counter:  # counts of (w1, w2) pairs (and 1-tuples for unigrams)
     "Skip-bigram counts as ROUGE-1.5.5's `createSkipBigram`."
-    return _skip_bigrams(tuple(tokens), -1 if skip_gap is None else skip_gap, unigrams)
+    return Counter(_skip_bigrams(tuple(tokens), -1 if skip_gap is None else skip_gap, unigrams))  # a fresh copy
 
 
 @lru_cache(maxsize=2**15)
-def _skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> Counter:
+def _skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> MappingProxyType:  # cached: read-only
     c = Counter()
     n = len(tokens)
     for i in range(n - 1):
@@ -333,7 +337,7 @@ def _skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> Counter:
         stop = n if gap < 0 else min(n, i + gap + 2)
         ti = tokens[i]
         for j in range(i + 1, stop): c[(ti, tokens[j])] += 1
-    return c
+    return MappingProxyType(c)
 
 # %% ../nbs/20_rouge.ipynb #7a86d9fe
 ROUGE_MULTI_REF = ('max_f', 'pooled', 'max_recall')
@@ -417,7 +421,7 @@ def _check_rouge_opts(rouge_type, use_stemmer, tokenizer, beta, multi_ref, skip_
         raise MetricInputError(f"`tokenizer` must be one of {ROUGE_TOKENIZERS}, got {tokenizer!r}")
     if multi_ref not in ROUGE_MULTI_REF:
         raise MetricInputError(f"`multi_ref` must be one of {ROUGE_MULTI_REF}, got {multi_ref!r}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not (0 < beta < float('inf')):
         raise MetricInputError(f"`beta` must be a number > 0, got {beta!r}")
     if skip_gap is not None and (isinstance(skip_gap, bool) or not isinstance(skip_gap, int) or skip_gap < 0):
         raise MetricInputError(f"`skip_gap` must be an int >= 0 or None (unlimited), got {skip_gap!r}")
@@ -514,6 +518,11 @@ class RougeResult(MetricResult):
     @property
     def fmeasure(self) -> float: return self.score
 
+    # the shared result vocabulary (read-only aliases of the fields above)
+    segment_scores = property(lambda self: self.seg_fmeasure, doc="per segment: F")
+    best_ref_index = property(lambda self: self.best_refs, doc="per segment: the reference kept (-1: pooled)")
+    matches = property(lambda self: self.hits, doc="per segment: matched units")
+
     def explain(self) -> str:
         lines = [f"{self.rouge_type} over {self.n_segments} segment(s); {self.signature}"]
         unit = 'weighted LCS' if self.rouge_type == 'rougeW' else 'units'
@@ -530,49 +539,118 @@ class RougeResult(MetricResult):
         return '\n'.join(lines)
 
 # %% ../nbs/20_rouge.ipynb #66dbf461
-def corpus_rouge(hyps: Sequence[str],  # hypotheses (summaries), one per segment
-                 refs: Sequence[str | Sequence[str]],  # refs[i]: the reference(s) of segment i
-                 rouge_type: str = 'rougeL',  # 'rouge1', 'rouge2', ... (any N), 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'
-                 *, use_stemmer: bool = False,  # Porter stemming of tokens longer than 3 characters (NLTK's stemmer)
-                 tokenizer: str = 'rouge_score',  # 'rouge_score' (ASCII, default), 'perl' (ASCII lowercase only), 'unicode'
-                 beta: float = 1,  # F_beta; 1 gives the F1 every tool reports (Perl alpha = 1/(1+beta^2))
-                 multi_ref: str = 'max_f',  # 'max_f' (rouge-score), 'pooled' (Perl -f A), 'max_recall' (Perl -f B)
-                 skip_gap: int | None = 4,  # ROUGE-S/SU maximum gap (Perl -2); None: unlimited (ROUGE-S*)
-                 weight: float = 1.2,  # ROUGE-W weighting exponent (Perl -w)
-                 w_denominator: str = 'perl',  # ROUGE-W recall denominator: 'perl' f(f(m)) as ROUGE-1.5.5, 'paper' f(m)
-                 on_non_ascii: str = 'warn',  # 'warn', 'raise' or 'ignore' when the ASCII tokenizers delete letters
-                ) -> RougeResult:  # mean F in [0, 1] (x100 for Perl's and many papers' scale)
-    """ROUGE (Lin 2004) of a corpus: the mean over segments of per-segment F (and P, R). Matches rouge-score 0.1.2
-    (`RougeScorer([rouge_type], use_stemmer=...).score_multi`, averaged) for rouge1..9, rougeL, rougeLsum with the
-    defaults, and ROUGE-1.5.5.pl for every type with `tokenizer='perl'` and `multi_ref='pooled'` (-f A) or
-    `'max_recall'` (-f B), before Perl's rounding to 5 decimals. Raises `MetricInputError` on bad input."""
-    kind, n = _check_rouge_opts(rouge_type, use_stemmer, tokenizer, beta, multi_ref, skip_gap, weight, w_denominator,
-                                on_non_ascii)
-    hyps, refs = check_corpus(hyps, refs)
-    opts = dict(skip_gap=skip_gap, weight=weight, w_denominator=w_denominator)
-    tok = _tok_fn(tokenizer, use_stemmer, on_non_ascii)
-    stats = [_seg_stats(kind, n, h, r, tok, opts, beta, multi_ref) for h, r in zip(hyps, refs)]
-    _warn_lossy(tok, tokenizer)
-    k = len(stats)
-    P, R, F = (tuple(getattr(s, a) for s in stats) for a in ('precision', 'recall', 'fmeasure'))
-    nrefs = len(refs[0]) if len({len(x) for x in refs}) == 1 else 'var'
-    extra = {}
-    if kind in ('S', 'SU'): extra['gap'] = 'inf' if skip_gap is None else skip_gap
-    if kind == 'W': extra.update(w=weight, wden=w_denominator)
-    sig = make_signature(rouge_type, nrefs=nrefs, multi=multi_ref, tok=tokenizer, stem='yes' if use_stemmer else 'no',
-                         beta=f"{beta:g}", **extra)
-    return RougeResult(sum(F) / k, sig, rouge_type, sum(P) / k, sum(R) / k, k, P, R, F,
-                       tuple(s.hits for s in stats), tuple(s.ref_count for s in stats),
-                       tuple(s.hyp_count for s in stats), tuple(s.best_ref for s in stats), beta)
+_ROUGE_DESC = {'rouge1': 'ROUGE-1 F (Lin 2004), rouge-score-compatible', 'rouge2': 'ROUGE-2 F, rouge-score-compatible',
+               'rougeL': 'ROUGE-L F (LCS), rouge-score-compatible',
+               'rougeLsum': 'ROUGE-Lsum F (summary-level union LCS, sentences on lines), rouge-score-compatible',
+               'rougeW': 'ROUGE-W-1.2 F (weighted LCS), ROUGE-1.5.5-compatible',
+               'rougeS': 'ROUGE-S4 F (skip-bigrams, gap 4), ROUGE-1.5.5-compatible',
+               'rougeSU': 'ROUGE-SU4 F (skip-bigrams + unigrams), ROUGE-1.5.5-compatible'}
 
 
-def sentence_rouge(hyp: str,  # one hypothesis
-                   refs: str | Sequence[str],  # its reference(s)
-                   rouge_type: str = 'rougeL',  # see `corpus_rouge`
-                   **opts) -> RougeResult:  # F in [0, 1]; `.precision`, `.recall`
-    "ROUGE of one segment; same options as `corpus_rouge`. Equals rouge-score's `score_multi(refs, hyp)[rouge_type]`."
-    check_text(hyp, 'hyp')
-    return corpus_rouge([hyp], [check_refs_of_segment(refs, 'refs')], rouge_type, **opts)
+@dataclass(frozen=True)
+class RougeSums:
+    """ROUGE's corpus statistics: rouge-score and ROUGE-1.5.5 *average* segment scores, so the summable statistics
+    are the sums of segment P, R and F (the protocol's `aggregate='mean'`: the score divides by the segment count)."""
+    precision: float
+    recall: float
+    fmeasure: float
+    segments: tuple = detail()  # per segment: its RougeStats
+    lossy: tuple = detail()  # texts whose letters the ASCII tokenizer deleted (one warning per call)
+
+    def __add__(self, o: 'RougeSums') -> 'RougeSums':
+        return RougeSums(self.precision + o.precision, self.recall + o.recall, self.fmeasure + o.fmeasure,
+                         self.segments + o.segments, self.lossy + o.lossy)
+
+
+def _rouge_prepare(refs, o):
+    "Once per corpus: one caching tokenizer for the call, shared by every segment."
+    tok = _tok_fn(o['tokenize'], o['stem'], o['on_non_ascii'])
+    return [(tok, r) for r in refs]
+
+
+def _rouge_segment(rouge_type):
+    kind, n = _parse_type(rouge_type)
+    def segment_stats(h, prepared, o):
+        tok, refs = prepared
+        before = len(tok.lossy)
+        s = _seg_stats(kind, n, h, refs, tok, dict(skip_gap=o['skip_gap'], weight=o['weight'],
+                                                   w_denominator=o['w_denominator']), o['beta'], o['multi_ref'])
+        return RougeSums(s.precision, s.recall, s.fmeasure, (s,), tuple(tok.lossy[before:]))
+    return segment_stats
+
+
+def _rouge_score(rouge_type):
+    def score(st: RougeSums, o, signature='', n_segments=1):
+        if st.lossy: _warn_lossy(SimpleNamespace(lossy=list(st.lossy)), o['tokenize'])
+        k, S = n_segments, st.segments
+        return RougeResult(score=st.fmeasure / k, signature=signature, rouge_type=rouge_type, precision=st.precision / k,
+                           recall=st.recall / k, n_segments=k, seg_precision=tuple(s.precision for s in S),
+                           seg_recall=tuple(s.recall for s in S), seg_fmeasure=tuple(s.fmeasure for s in S),
+                           hits=tuple(s.hits for s in S), ref_counts=tuple(s.ref_count for s in S),
+                           hyp_counts=tuple(s.hyp_count for s in S), best_refs=tuple(s.best_ref for s in S), beta=o['beta'])
+    return score
+
+
+def _rouge_signature(rouge_type):
+    kind, _ = _parse_type(rouge_type)
+    def signature(o, nrefs):
+        extra = {}
+        if kind in ('S', 'SU'): extra['gap'] = 'inf' if o['skip_gap'] is None else o['skip_gap']
+        if kind == 'W': extra.update(w=o['weight'], wden=o['w_denominator'])
+        return make_signature(rouge_type, nrefs=nrefs, multi=o['multi_ref'], tok=o['tokenize'], stem=o['stem'],
+                              beta=f"{o['beta']:g}", **extra)
+    return signature
+
+
+ROUGE_OPTIONS = (
+    Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
+           aliases=('use_stemmer',)),
+    Option('tokenize', str, 'rouge_score', "'rouge_score' (ASCII, default), 'perl' (ASCII lowercase only), 'unicode'",
+           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',)),
+    Option('beta', float, 1, 'F_beta; 1 gives the F1 every tool reports (Perl alpha = 1/(1+beta^2))', min=0,
+           min_exclusive=True),
+    Option('multi_ref', str, 'max_f', "'max_f' (rouge-score), 'pooled' (Perl -f A), 'max_recall' (Perl -f B)",
+           choices=ROUGE_MULTI_REF),
+    Option('skip_gap', int, 4, 'ROUGE-S/SU maximum gap (Perl -2); None: unlimited (ROUGE-S*)', min=0, nullable=True),
+    Option('weight', float, 1.2, 'ROUGE-W weighting exponent (Perl -w), >= 1', min=1),
+    Option('w_denominator', str, 'perl', "ROUGE-W recall denominator: 'perl' f(f(m)) as ROUGE-1.5.5, 'paper' f(m)",
+           choices=('perl', 'paper')),
+    Option('on_non_ascii', str, 'warn', "'warn', 'raise' or 'ignore' when the ASCII tokenizers delete letters",
+           choices=('warn', 'raise', 'ignore')))
+
+
+@lru_cache(maxsize=None)
+def rouge_metric(rouge_type: str = 'rougeL') -> Metric:
+    "The protocol spec of one ROUGE variant ('rouge1'.. any N, 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU')."
+    _parse_type(rouge_type)
+    return Metric(rouge_type, ROUGE_OPTIONS, _rouge_segment(rouge_type), _rouge_score(rouge_type),
+                  _rouge_signature(rouge_type), prepare_refs=_rouge_prepare, aggregate='mean', cli_prefix='rouge',
+                  description=_ROUGE_DESC.get(rouge_type, f"{rouge_type} F"))
+
+
+def corpus_rouge(hyps, refs, rouge_type='rougeL', **opts):
+    return rouge_metric(rouge_type).corpus(hyps, refs, **opts)
+
+
+def sentence_rouge(hyp, refs, rouge_type='rougeL', **opts):
+    return rouge_metric(rouge_type).sentence(hyp, refs, **opts)
+
+
+# `rouge_type` is the named exception to "options keyword-only": it picks the metric, and older code passes it third
+_sig = corpus_fn(rouge_metric('rougeL')).__signature__
+corpus_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
+    'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
+_sig = sentence_fn(rouge_metric('rougeL')).__signature__
+sentence_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
+    'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
+corpus_rouge.__doc__ = """ROUGE (Lin 2004) of a corpus: the mean over segments of per-segment F (and P, R), in [0, 1]. Matches
+rouge-score 0.1.2 (`RougeScorer([rouge_type], use_stemmer=...).score_multi`, averaged) for rouge1..9, rougeL, rougeLsum
+with the defaults, and ROUGE-1.5.5.pl for every type with `tokenize='perl'` and `multi_ref='pooled'` (-f A) or
+`'max_recall'` (-f B), before Perl's rounding to 5 decimals. `rouge_type`: 'rouge1', 'rouge2', ... (any N), 'rougeL',
+'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'. Options (keyword-only; `use_stemmer`/`tokenizer` are the deprecated spellings):
+""" + _opt_doc(rouge_metric('rougeL'), False) + "\nRaises `MetricInputError` on bad input."
+sentence_rouge.__doc__ = ("ROUGE of one segment; same options as `corpus_rouge`. Equals rouge-score's "
+                          "`score_multi(refs, hyp)[rouge_type]`.")
 
 # %% ../nbs/20_rouge.ipynb #42d358bb
 def rouge_ngram_rows(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], n: int) -> list[dict]:
@@ -645,16 +723,4 @@ def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # i
         tokenizer=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
 
 # %% ../nbs/20_rouge.ipynb #4acf8bec
-_ROUGE_OPTS = (CliOption('--stem', 'use_stemmer', 'ROUGE: Porter stemming (rouge-score use_stemmer, Perl -m)', action='store_true'),
-               CliOption('--rouge-tokenizer', 'tokenizer', 'ROUGE tokenizer', choices=ROUGE_TOKENIZERS),
-               CliOption('--multi-ref', 'multi_ref', 'ROUGE multi-reference convention', choices=ROUGE_MULTI_REF),
-               CliOption('--beta', 'beta', 'F-beta recall weight (chrF default 2, ROUGE default 1)', type=float))
-_ROUGE_DESC = {'rouge1': 'ROUGE-1 F (Lin 2004), rouge-score-compatible', 'rouge2': 'ROUGE-2 F, rouge-score-compatible',
-               'rougeL': 'ROUGE-L F (LCS), rouge-score-compatible',
-               'rougeLsum': 'ROUGE-Lsum F (summary-level union LCS, sentences on lines), rouge-score-compatible',
-               'rougeW': 'ROUGE-W-1.2 F (weighted LCS), ROUGE-1.5.5-compatible',
-               'rougeS': 'ROUGE-S4 F (skip-bigrams, gap 4), ROUGE-1.5.5-compatible',
-               'rougeSU': 'ROUGE-SU4 F (skip-bigrams + unigrams), ROUGE-1.5.5-compatible'}
-for _t, _desc in _ROUGE_DESC.items():
-    _o = _ROUGE_OPTS + ((CliOption('--skip-gap', 'skip_gap', 'ROUGE-S/SU maximum gap', type=int),) if _t in ('rougeS', 'rougeSU') else ())
-    register_metric(MetricSpec(_t, corpus_rouge, sentence_rouge, options=_o, fixed={'rouge_type': _t}, description=_desc))
+for _t in _ROUGE_DESC: register(rouge_metric(_t), partial(corpus_rouge, rouge_type=_t), partial(sentence_rouge, rouge_type=_t))

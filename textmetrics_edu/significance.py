@@ -10,60 +10,70 @@ from typing import Sequence
 
 import numpy as np
 
-from .core import (MetricInputError, MetricResult, check_corpus, check_hyps, make_signature,
-                                  register_command, CommandSpec)
-from . import bleu as _bleu, chrf as _chrf
+from .core import (MetricInputError, MetricResult, check_corpus, check_hyps, check_refs, make_signature,
+                                  register_command, CommandSpec, SegmentRefs, get_metric, discover_metrics, stats_row,
+                                  stats_from_row)
+from . import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
 __all__ = ['stats_matrix', 'score_from_row', 'PairedTestResult', 'paired_test', 'bootstrap_ci']
 
 # %% ../nbs/40_significance.ipynb #9ed7c2e9
-_METRICS = ('bleu', 'chrf')
+def _metric(metric: str):
+    "The protocol spec of `metric` (any registered metric with per-segment statistics; modules found on demand)."
+    from textmetrics_edu.core import METRICS
+    if not isinstance(metric, str): raise MetricInputError(f"`metric` must be a metric name, got {metric!r}")
+    if metric.lower() not in {k.lower() for k in METRICS}: discover_metrics()
+    return get_metric(metric)
 
 
-def _check_metric(metric):
-    if metric not in _METRICS: raise MetricInputError(f"`metric` must be one of {list(_METRICS)}, got {metric!r}")
+def _is_int(x): return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_seed(seed):
+    if seed is not None and (not _is_int(seed) or seed < 0):
+        raise MetricInputError(f"`seed` must be None or an int >= 0, got {seed!r}")
+    return seed
+
+
+def _check_n(n_samples):
+    if not _is_int(n_samples) or n_samples < 1: raise MetricInputError(f"`n_samples` must be an int >= 1, got {n_samples!r}")
+    return int(n_samples)
+
+
+def _matrix(rows) -> np.ndarray:
+    exact = all(isinstance(x, int) for r in rows for x in r)
+    return np.array(rows, dtype=np.int64 if exact else np.float64)
 
 
 def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
                  refs: Sequence,  # refs[i]: reference(s) of segment i
-                 metric: str = 'bleu',  # 'bleu' or 'chrf'
-                 **opts,  # the metric's options (e.g. tokenize, lowercase, word_order)
-                ) -> np.ndarray:  # int64, shape (n_segments, k): one row of sufficient statistics per segment
-    """Sufficient statistics of every segment in sacreBLEU's layout. BLEU: `[c, r, m_1..m_N, t_1..t_N]`;
-    chrF: `[hyp_1, ref_1, match_1, hyp_2, ...]` per order."""
-    _check_metric(metric)
+                 metric: str = 'bleu',  # any metric on the protocol: 'bleu', 'chrf', 'ter', 'wer', 'rouge1', ...
+                 **opts,  # the metric's options (e.g. tokenize, lowercase, word_order); misspelled ones raise
+                ) -> np.ndarray:  # shape (n_segments, k): one row of sufficient statistics per segment
+    """Sufficient statistics of every segment, one row each: the fields of the metric's statistics object in order
+    (`core.stats_row`). BLEU: `[c, r, m_1..m_N, t_1..t_N]`; chrF: `[hyp_1..hyp_K, ref_1..ref_K, match_1..match_K]`.
+    int64 when every statistic is an integer (BLEU, chrF, TER, WER), float64 otherwise (ROUGE, METEOR)."""
+    m = _metric(metric)
+    o = m.opts(opts)
     hyps, refs = check_corpus(hyps, refs)
-    rows = []
-    if metric == 'bleu':
-        o = dict(max_order=4, tokenize='13a', lowercase=False, ref_length='closest')
-        o.update({k: v for k, v in opts.items() if k in o})
-        _bleu._check_opts(max_order=o['max_order'], tokenize=o['tokenize'], ref_length=o['ref_length'])
-        for h, r in zip(hyps, refs):
-            s = _bleu._segment_stats(h, r, o['max_order'], o['tokenize'], o['lowercase'], o['ref_length'])
-            rows.append([s.hyp_len, s.ref_len, *s.matches, *s.totals])
-    else:
-        o = dict(char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False, eps_smoothing=False)
-        o.update({k: v for k, v in opts.items() if k in o})
-        _chrf._check_chrf_opts(o['char_order'], o['word_order'], o['beta'])
-        for h, r in zip(hyps, refs):
-            s = _chrf._seg_stats(h, r, *o.values())
-            rows.append([x for t in zip(s.hyp, s.ref, s.match) for x in t])
-    return np.array(rows, dtype=np.int64)
+    return _matrix([stats_row(s) for s in m.stats(hyps, refs, o)])
 
 
-def score_from_row(row: Sequence[int],  # summed statistics (one row of the layout above)
-                   metric: str = 'bleu', **opts) -> float:  # the corpus score in [0, 1]
-    "The score of a (summed) statistics row."
-    _check_metric(metric)
-    row = [int(x) for x in row]
-    if metric == 'bleu':
-        N = (len(row) - 2) // 2
-        st = _bleu.BLEUStats(row[0], row[1], tuple(row[2:2 + N]), tuple(row[2 + N:]))
-        keep = {k: v for k, v in opts.items() if k in ('smooth_method', 'smooth_value', 'effective_order', 'weights')}
-        return float(_bleu.bleu_from_stats(st, **keep))
-    beta = opts.get('beta', 2)
-    return _chrf.chrf_f_score(row[0::3], row[1::3], row[2::3], beta, opts.get('eps_smoothing', False))[0]
+def _scorer(metric: str, opts: dict, n_segments: int = 1):
+    "A function row -> score of the metric (validated once; the statistics' shape from a one-word segment)."
+    m = _metric(metric)
+    o = m.opts(opts)
+    template = m.stats(('a',), (('a',),), o)[0]
+    return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
+
+
+def score_from_row(row: Sequence[float],  # summed statistics (one row of `stats_matrix`'s layout)
+                   metric: str = 'bleu',
+                   n_segments: int = 1,  # segments summed into `row` (used by metrics that average: ROUGE, METEOR)
+                   **opts) -> float:  # the corpus score (see the metric for range and unit)
+    "The score of a (summed) statistics row, by the metric's own stage 3."
+    return _scorer(metric, opts, n_segments)(row)
 
 # %% ../nbs/40_significance.ipynb #6a1f3dce
 def _estimate_ci(scores: np.ndarray) -> tuple[float, float]:
@@ -101,34 +111,42 @@ class PairedTestResult(MetricResult):
         return '\n'.join(s)
 
 # %% ../nbs/40_significance.ipynb #2ea9eb92
+def _prepare(hyps_by_name: dict, refs):
+    "Check every system and the references once (a generator for `refs` is read once)."
+    out = {k: check_hyps(v, k) for k, v in hyps_by_name.items()}
+    n = {len(v) for v in out.values()}
+    first, *rest = out
+    for k in rest:
+        if len(out[k]) != len(out[first]):
+            raise MetricInputError(f"`{k}` has {len(out[k])} segments but `{first}` has {len(out[first])}")
+    return out, SegmentRefs(check_refs(refs, n.pop()))
+
+
 def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
                 system: Sequence[str],  # the compared system's hypotheses (same segments)
                 refs: Sequence,  # refs[i]: reference(s) of segment i
-                *, metric: str = 'bleu',  # 'bleu' or 'chrf'
+                *, metric: str = 'bleu',  # any metric on the protocol ('bleu', 'chrf', 'ter', 'wer', 'rouge1', ...)
                 test: str = 'bs',  # 'bs' paired bootstrap (Koehn 2004) or 'ar' approximate randomization
                 n_samples: int | None = None,  # resamples (default 1000 for 'bs', 10000 for 'ar', as sacreBLEU)
-                seed: int | None = 12345,  # RNG seed (numpy default_rng); None for an unseeded run
-                **opts,  # options of the metric
+                seed: int | None = 12345,  # RNG seed >= 0 (numpy default_rng); None for an unseeded run
+                **opts,  # options of the metric (validated: a misspelled one raises)
                ) -> PairedTestResult:
-    """Paired significance test of `system` against `baseline`. Matches sacreBLEU 2.6.0
-    `sacrebleu.significance.PairedTest` (p-values identical; means and intervals to float32 precision,
-    since sacreBLEU sums statistics in float32 and we in integers)."""
+    """Paired significance test of `system` against `baseline` on the metric's per-segment statistics. Matches
+    sacreBLEU 2.6.0 `sacrebleu.significance.PairedTest` for BLEU and chrF (p-values identical; means and intervals
+    to float32 precision, since sacreBLEU sums statistics in float32 and we in integers)."""
     if test not in ('bs', 'ar'): raise MetricInputError(f"`test` must be 'bs' or 'ar', got {test!r}")
-    baseline = check_hyps(baseline, 'baseline')
-    system = check_hyps(system, 'system')
-    if len(system) != len(baseline):
-        raise MetricInputError(f"`system` has {len(system)} segments but `baseline` has {len(baseline)}")
-    if n_samples is None: n_samples = 1000 if test == 'bs' else 10000
-    if not isinstance(n_samples, int) or n_samples < 1: raise MetricInputError(f"`n_samples` must be an int >= 1, got {n_samples!r}")
+    _check_seed(seed)
+    n_samples = _check_n(1000 if test == 'bs' else 10000) if n_samples is None else _check_n(n_samples)
+    hy, refs = _prepare({'baseline': baseline, 'system': system}, refs)
+    baseline, system = hy['baseline'], hy['system']
     bl = stats_matrix(baseline, refs, metric, **opts)
     sy = stats_matrix(system, refs, metric, **opts)
-    f = lambda row: score_from_row(row, metric, **opts)
+    n = len(bl)
+    f = _scorer(metric, opts, n)
     bl_score, sy_score = f(bl.sum(0)), f(sy.sum(0))
     diff = abs(bl_score - sy_score)
-    n = len(bl)
     rng = np.random.default_rng(seed)
-    sig = make_signature(f"paired-{test}|{metric}", n=n_samples, seed=str(seed).lower(),
-                         **{k: v for k, v in opts.items()})
+    sig = make_signature(f"paired-{test}-{_metric(metric).name}", n=n_samples, seed=str(seed).lower(), **opts)
     if test == 'bs':
         idx = rng.choice(n, size=(n_samples, n), replace=True)
         s_bl = np.array([f(bl[i].sum(0)) for i in idx])
@@ -136,27 +154,35 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
         d = np.abs(s_sy - s_bl)
         p = (int(np.sum((d - d.mean()) > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
         (m, ci), (bm, bci) = _estimate_ci(s_sy), _estimate_ci(s_bl)
-        return PairedTestResult(sy_score, sig, bl_score, p, m, ci, bm, bci, 'bs', n_samples, seed)
+        return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, mean=m, ci=ci,
+                                baseline_mean=bm, baseline_ci=bci, test='bs', n_samples=n_samples, seed=seed)
     pos = rng.integers(2, size=(n_samples, n), dtype=bool)
     shuf_a = pos @ bl + ~pos @ sy
     shuf_b = ~pos @ bl + pos @ sy
     d = np.abs(np.array([f(r) for r in shuf_a]) - np.array([f(r) for r in shuf_b]))
     p = (int(np.sum(d > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
-    return PairedTestResult(sy_score, sig, bl_score, p, test='ar', n_samples=n_samples, seed=seed)
+    return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, test='ar',
+                            n_samples=n_samples, seed=seed)
 
 
-def bootstrap_ci(hyps: Sequence[str], refs: Sequence, *, metric: str = 'bleu', n_samples: int = 1000,
-                 seed: int | None = 12345, **opts) -> tuple[float, float]:  # (mean, half-width of the 95% interval), [0, 1]
+def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
+                 refs: Sequence,  # refs[i]: reference(s) of segment i
+                 *, metric: str = 'bleu',  # any metric on the protocol
+                 n_samples: int = 1000,  # resamples, >= 1
+                 seed: int | None = 12345,  # RNG seed >= 0; None for an unseeded run
+                 **opts) -> tuple[float, float]:  # (mean, half-width of the 95% interval), in the metric's unit
     "Bootstrap mean and 95% confidence half-width of one system's corpus score (sacreBLEU's `--confidence`)."
+    _check_seed(seed); n_samples = _check_n(n_samples)
     M = stats_matrix(hyps, refs, metric, **opts)
+    f = _scorer(metric, opts, len(M))
     idx = np.random.default_rng(seed).choice(len(M), size=(n_samples, len(M)), replace=True)
-    return _estimate_ci(np.array([score_from_row(M[i].sum(0), metric, **opts) for i in idx]))
+    return _estimate_ci(np.array([f(M[i].sum(0)) for i in idx]))
 
 # %% ../nbs/40_significance.ipynb #7368b0b5
 def _add_args(p):
     p.add_argument('files', nargs='+', metavar='HYP', help='the baseline hypothesis file, then the systems to compare')
     p.add_argument('-r', '--refs', nargs='+', required=True, metavar='REF', help='reference file(s)')
-    p.add_argument('-m', '--metrics', default='bleu', help="comma-separated: 'bleu', 'chrf'")
+    p.add_argument('-m', '--metrics', default='bleu', help="comma-separated metric names: any metric on the protocol (bleu, chrf, ter, wer, rouge1, ...)")
     p.add_argument('--test', choices=('bs', 'ar'), default='bs', help='paired bootstrap or approximate randomization')
     p.add_argument('--n-samples', type=int, default=None)
     p.add_argument('--seed', type=int, default=12345)
@@ -168,7 +194,10 @@ def _run(args) -> int:
     from pathlib import Path
     from textmetrics_edu.datasets import read_segments
     if len(args.files) < 2: raise MetricInputError('give the baseline file and at least one system file')
-    systems = {Path(f).stem: read_segments(f) for f in args.files}
+    names = [Path(f).stem for f in args.files]
+    if len(set(names)) < len(names): names = [str(f) for f in args.files]  # same file name in two folders
+    if len(set(names)) < len(names): raise MetricInputError('the same file is given twice')
+    systems = {n: read_segments(f) for n, f in zip(names, args.files)}
     streams = [read_segments(r) for r in args.refs]
     n = {len(x) for x in list(systems.values()) + streams}
     if len(n) > 1: raise MetricInputError('files have different numbers of lines')
@@ -181,7 +210,9 @@ def _run(args) -> int:
                             n_samples=args.n_samples, seed=args.seed)
             out.append(dict(metric=metric, baseline=names[0], system=name, baseline_score=r.baseline_score,
                             score=r.score, p_value=r.p_value, mean=r.mean, ci=r.ci, signature=r.signature))
-    if args.format == 'json': print(json.dumps(out, indent=2))
+    if args.format == 'json':  # NaN (no interval for 'ar') is written as null: strict JSON
+        out = [{k: (None if isinstance(v, float) and v != v else v) for k, v in o.items()} for o in out]
+        print(json.dumps(out, indent=2, allow_nan=False))
     else:
         for o in out:
             print(f"{o['metric']:5} {o['system']:>20} {o['score']:.4f} vs {o['baseline']} {o['baseline_score']:.4f}"

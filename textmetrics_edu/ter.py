@@ -12,13 +12,15 @@ from functools import lru_cache
 from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt)
+                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
+                   Metric, Option, corpus_fn, sentence_fn, register, detail)
 from .edit_distance import render_alignment
 
 # %% auto #0
-__all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'BEAM_WIDTH', 'MAX_CACHE_SIZE', 'MAX_SHIFT_CANDIDATES', 'tercom_tokenize',
-           'tercom_reference_tokens', 'BeamEditDistance', 'trace_to_alignment', 'shifted_pairs', 'perform_shift',
-           'best_shift', 'translation_edit_rate', 'TERResult', 'corpus_ter', 'sentence_ter']
+__all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'BEAM_WIDTH', 'MAX_CACHE_SIZE', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER',
+           'corpus_ter', 'sentence_ter', 'tercom_tokenize', 'tercom_reference_tokens', 'BeamEditDistance',
+           'trace_to_alignment', 'shifted_pairs', 'perform_shift', 'best_shift', 'translation_edit_rate', 'TERResult',
+           'TERStats', 'ter_statistics']
 
 # %% ../nbs/12_ter.ipynb #cbb63a8b
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
@@ -223,6 +225,9 @@ class TERResult(MetricResult):
     ref: str = ''
 
     name = 'TER'
+    best_ref_index = property(lambda self: self.best_ref, doc="per segment: index of the closest reference (first on ties)")
+    segment_scores = property(lambda self: tuple(_score(e, l) for e, l in zip(self.segment_edits, self.segment_ref_lengths)),
+                              doc="per segment: TER of the segment alone")
     _hidden = ('segment_edits', 'segment_ref_lengths', 'best_ref', 'hyp', 'ref')
 
     def explain(self) -> str:
@@ -249,49 +254,67 @@ def _score(E, L):
     return E / L if L > 0 else (1.0 if E > 0 else 0.0)
 
 
-def corpus_ter(hyps: Sequence[str],  # hypotheses, one per segment
-               refs: Sequence[str | Sequence[str]],  # refs[i]: the reference(s) of segment i
-               *, normalized: bool = False,  # tercom tokenisation
-               no_punct: bool = False,  # remove punctuation
-               asian_support: bool = False,  # CJK splitting / punctuation (with normalized / no_punct)
-               case_sensitive: bool = False,  # keep case
-              ) -> TERResult:  # score in [0, inf) as a fraction; x100 equals sacreBLEU corpus_ter(...).score
-    """Corpus TER (Snover et al. 2006) as sacreBLEU 2.6.0 `TER(...).corpus_score(hyps, ref_streams)`: best-reference
-    edits and average reference lengths summed over segments. Raises `MetricInputError` on bad input."""
-    hyps, refs = check_corpus(hyps, refs)
-    for k, v in dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive).items():
-        if not isinstance(v, bool): raise MetricInputError(f"`{k}` must be True or False, got {v!r}")
-    opts = (normalized, no_punct, asian_support, case_sensitive)
-    E = L = 0.0
-    se, sl, br = [], [], []
-    for h, rs in zip(hyps, refs):
-        hw = tercom_tokenize(h, *opts)
-        best, bi, tot = _INF, 0, 0
-        for k, r in enumerate(rs):
-            e, n = translation_edit_rate(hw, tercom_reference_tokens(r, *opts))
-            tot += n
-            if e < best: best, bi = e, k
-        avg = tot / len(rs)
-        E += best; L += avg
-        se.append(best); sl.append(avg); br.append(bi)
-    nrefs = len(refs[0]) if len({len(x) for x in refs}) == 1 else 'var'
-    sig = make_signature('TER', nrefs=nrefs, case='mixed' if case_sensitive else 'lc', tok='tercom', norm=normalized,
-                         punct=not no_punct, asian=asian_support)
-    return TERResult(_score(E, L), sig, E, L, len(hyps), tuple(se), tuple(sl), tuple(br), opts,
-                     hyps[0] if len(hyps) == 1 else '', refs[0][br[0]] if len(hyps) == 1 else '')
+@dataclass(frozen=True)
+class TERStats:
+    "Sufficient statistics of TER: edits against the closest reference and average reference length (summable)."
+    num_edits: float  # edits incl. shifts against the closest reference
+    ref_length: float  # average reference length
+    segment_edits: tuple = detail()  # per segment (detail, not summed)
+    segment_ref_lengths: tuple = detail()
+    best_ref_index: tuple = detail()  # per segment: index of the closest reference (first on ties)
+    pairs: tuple = detail()  # per segment: (hypothesis, closest reference), for explain()
+
+    def __add__(self, o: 'TERStats') -> 'TERStats':
+        return TERStats(self.num_edits + o.num_edits, self.ref_length + o.ref_length,
+                        self.segment_edits + o.segment_edits, self.segment_ref_lengths + o.segment_ref_lengths,
+                        self.best_ref_index + o.best_ref_index, self.pairs + o.pairs)
 
 
-def sentence_ter(hyp: str,  # one hypothesis
-                 refs: str | Sequence[str],  # its reference(s)
-                 **opts) -> TERResult:
-    "TER of one segment; same options as `corpus_ter`. Matches sacreBLEU 2.6.0 `sentence_ter` / 100."
-    check_text(hyp, 'hyp')
-    return corpus_ter([hyp], [check_refs_of_segment(refs, 'refs')], **opts)
+MAX_TER_WORDS = 20000  # longer segments are refused: tercom's shift search is O(n^2) memory and time
+
+
+def _ter_opts(o): return (o['normalized'], o['no_punct'], o['asian_support'], not o['lowercase'])
+
+
+def ter_statistics(hyp: str, refs: tuple, o: dict) -> TERStats:
+    "Stage 2 of TER for one segment (`o`: validated options, see `TER.options`)."
+    opts = _ter_opts(o)
+    hw = tercom_tokenize(hyp, *opts)
+    best, bi, tot = _INF, 0, 0
+    for k, r in enumerate(refs):
+        rw = tercom_reference_tokens(r, *opts)
+        if max(len(hw), len(rw)) > MAX_TER_WORDS:
+            raise MetricInputError(f"TER: a segment has {max(len(hw), len(rw))} words (limit {MAX_TER_WORDS}: the shift "
+                                   "search needs memory and time quadratic in the length); split it into sentences")
+        e, n = translation_edit_rate(hw, rw)
+        tot += n
+        if e < best: best, bi = e, k
+    avg = tot / len(refs)
+    return TERStats(best, avg, (best,), (avg,), (bi,), ((hyp, refs[bi]),))
+
+
+def _ter_score(st: TERStats, o, signature='', n_segments=1) -> 'TERResult':
+    one = len(st.pairs) == 1
+    return TERResult(score=_score(st.num_edits, st.ref_length), signature=signature, num_edits=st.num_edits,
+                     ref_length=st.ref_length, n_segments=n_segments, segment_edits=st.segment_edits,
+                     segment_ref_lengths=st.segment_ref_lengths, best_ref=st.best_ref_index, options=_ter_opts(o),
+                     hyp=st.pairs[0][0] if one else '', ref=st.pairs[0][1] if one else '')
+
+
+TER = Metric(
+    'ter', description='TER (Snover et al. 2006), sacreBLEU-compatible',
+    options=(Option('normalized', bool, False, 'tercom tokenisation'),
+             Option('no_punct', bool, False, 'remove punctuation'),
+             Option('asian_support', bool, False, 'CJK splitting / punctuation (with normalized / no_punct)'),
+             Option('lowercase', bool, True, "case-insensitive (tercom's default); old spelling: case_sensitive=not lowercase",
+                    aliases=(('case_sensitive', lambda v: not v if isinstance(v, bool) else v),))),
+    segment_stats=ter_statistics, score=_ter_score,
+    signature=lambda o, nrefs: make_signature('TER', nrefs=nrefs, case='lc' if o['lowercase'] else 'mixed', tok='tercom',
+                                              norm=o['normalized'], punct=not o['no_punct'], asian=o['asian_support']))
+
+corpus_ter = corpus_fn(TER, """Corpus TER (Snover et al. 2006) as sacreBLEU 2.6.0 `TER(...).corpus_score(hyps, ref_streams)`:
+best-reference edits and average reference lengths summed over segments; a fraction in [0, inf), x100 for sacreBLEU.""")
+sentence_ter = sentence_fn(TER, "TER of one segment; matches sacreBLEU 2.6.0 `sentence_ter` / 100.")
 
 # %% ../nbs/12_ter.ipynb #91bf9100
-register_metric(MetricSpec(
-    'ter', corpus_ter, sentence_ter, description='TER (Snover et al. 2006), sacreBLEU-compatible',
-    options=(CliOption('--ter-normalized', 'normalized', 'TER: tercom tokenisation', action='store_true'),
-             CliOption('--ter-no-punct', 'no_punct', 'TER: remove punctuation', action='store_true'),
-             CliOption('--ter-asian-support', 'asian_support', 'TER: CJK support', action='store_true'),
-             CliOption('--ter-case-sensitive', 'case_sensitive', 'TER: keep case', action='store_true'))))
+register(TER, corpus_ter, sentence_ter);

@@ -12,13 +12,14 @@ import unicodedata
 import sys
 from collections import Counter
 from operator import itemgetter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, astuple
 from functools import lru_cache, cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt)
+                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
+                   Metric, Option, register)
 from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
                                            levenshtein_matrix, backtrace, render_alignment, paused_gc, _LRU,
                                            _REFERENCE_MASKS)
@@ -26,10 +27,10 @@ from .edit_distance import (align_codes, ops_from_codes, reference_masks, levens
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
            'corpus_cer', 'sentence_cer', 'corpus_mer', 'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip',
-           'sentence_wip', 'SCLITE_WEIGHTS', 'jiwer_words', 'jiwer_chars', 'Normalizer', 'step', 'substitute',
-           'number_words', 'year_words', 'get_normalizer', 'WERStats', 'clear_reference_caches', 'align_segments',
-           'wer_statistics', 'rates', 'WERResult', 'corpus_wer', 'sentence_wer', 'read_trn', 'parse_alternations',
-           'sclite_align', 'sclite_score']
+           'sentence_wip', 'SCLITE_WEIGHTS', 'WER_METRICS', 'jiwer_words', 'jiwer_chars', 'Normalizer', 'step',
+           'substitute', 'number_words', 'year_words', 'get_normalizer', 'WERStats', 'clear_reference_caches',
+           'align_segments', 'wer_statistics', 'rates', 'WERResult', 'corpus_wer', 'sentence_wer', 'read_trn',
+           'parse_alternations', 'sclite_align', 'sclite_score', 'WERCounts']
 
 # %% ../nbs/11_wer.ipynb #4302c479
 def jiwer_words(s: str) -> list[str]:
@@ -241,8 +242,9 @@ class WERResult(MetricResult):
     n_segments: int = 1
     refs: tuple = ()  # per segment: the reference items
     hyps: tuple = ()  # per segment: the hypothesis items
-    _stats: WERStats | None = field(default=None, repr=False, compare=False)  # the alignment, once computed
+    _aligned: WERStats | None = field(default=None, repr=False, compare=False)  # the alignment, when known at construction
     _distances: tuple = field(default=(), repr=False, compare=False)  # per segment, when computed first
+    _lazy: dict = field(default_factory=dict, repr=False, compare=False)  # a private holder: the result itself never changes
 
     _hidden = ('refs', 'hyps', 'codes')
     _shown = ('score', 'signature', 'measure', 'hits', 'substitutions', 'deletions', 'insertions', 'ref_len', 'hyp_len',
@@ -252,11 +254,16 @@ class WERResult(MetricResult):
     def name(self): return self.measure.upper()
 
     @property
+    def _stats(self) -> WERStats | None:
+        "The alignment if it has been computed (None before): read-only, kept in the private holder."
+        return self._aligned if self._aligned is not None else self._lazy.get('stats')
+
+    @property
     def stats(self) -> WERStats:
         "Every segment's alignment and the summed H, S, D, I (computed on first use, then kept)."
-        if self._stats is None:
-            object.__setattr__(self, '_stats', align_segments(self.refs, self.hyps, self._distances or None))
-        return self._stats
+        if self._aligned is not None: return self._aligned
+        if 'stats' not in self._lazy: self._lazy['stats'] = align_segments(self.refs, self.hyps, self._distances or None)
+        return self._lazy['stats']
 
     hits = property(lambda self: self.stats.hits, doc="H: matched items, summed over segments")
     substitutions = property(lambda self: self.stats.substitutions, doc="S, summed over segments")
@@ -277,10 +284,15 @@ class WERResult(MetricResult):
         "The rates, counts and alignments as (name, value) pairs (reading them computes the alignment)."
         return [(k, getattr(self, k)) for k in self._shown]
 
-    @cached_property
+    @property
     def alignments(self) -> tuple:
         "Per segment: ((op, i, j), ...): op in 'CSDI', i the index in the reference (None for I), j in the hypothesis."
-        return self.stats.alignments
+        if 'alignments' not in self._lazy: self._lazy['alignments'] = self.stats.alignments
+        return self._lazy['alignments']
+
+    ops = property(lambda self: self.alignments, doc="the shared vocabulary's name for `alignments`")
+    hyp_tokens = property(lambda self: self.hyps, doc="per segment: the hypothesis items (words, or characters for CER)")
+    ref_tokens = property(lambda self: self.refs, doc="per segment: the reference items")
 
     def alignment(self, i: int = 0, fmt: str = 'text') -> str:
         "Segment i's alignment, rendered (text or escaped HTML)."
@@ -322,7 +334,8 @@ def _result(measure, hyps, refs, normalize):
     sig = make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
                          empty_ref='jiwer4')
     score = wer if st is None else rates(st.hits, st.substitutions, st.deletions, st.insertions, N, M)[measure]
-    return WERResult(score, sig, measure, errors, N, M, wer, len(R), R, Hy, st, dists)
+    return WERResult(score=score, signature=sig, measure=measure, errors=errors, ref_len=N, hyp_len=M, wer=wer,
+                     n_segments=len(R), refs=R, hyps=Hy, _aligned=st, _distances=dists)
 
 
 def corpus_wer(hyps: Sequence[str],  # hypotheses, one per segment
@@ -415,10 +428,49 @@ def sclite_score(hyp_trn: str | Path, ref_trn: str | Path) -> dict:
     return dict(utterances=utts, total=tot)
 
 # %% ../nbs/11_wer.ipynb #5710e70f
-_WER_OPTS = (CliOption('--normalize', 'normalize', "WER-family normalisation", choices=tuple(NORMALIZERS)),)
-for _m, _c, _s, _d in [('wer', corpus_wer, sentence_wer, 'word error rate, jiwer-compatible'),
-                       ('cer', corpus_cer, sentence_cer, 'character error rate, jiwer-compatible'),
-                       ('mer', corpus_mer, sentence_mer, 'match error rate (Morris et al. 2004)'),
-                       ('wil', corpus_wil, sentence_wil, 'word information lost (Morris et al. 2004)'),
-                       ('wip', corpus_wip, sentence_wip, 'word information preserved (Morris et al. 2004)')]:
-    register_metric(MetricSpec(_m, _c, _s, options=_WER_OPTS, multi_ref=False, description=_d))
+@dataclass(frozen=True)
+class WERCounts:
+    "Summable statistics of the WER family for one segment or a corpus: H, S, D, I, N, M (the protocol's stage 2)."
+    hits: int
+    substitutions: int
+    deletions: int
+    insertions: int
+    ref_len: int
+    hyp_len: int
+
+    def __add__(self, o: 'WERCounts') -> 'WERCounts':
+        return WERCounts(*(a + b for a, b in zip(astuple(self), astuple(o))))
+
+
+def _wer_metric(measure, description):
+    unit = 'char' if measure == 'cer' else 'word'
+
+    def segment_stats(h, refs, o):
+        if len(refs) != 1: raise MetricInputError(f"{measure}: takes exactly one reference per segment, got {len(refs)}")
+        norm = get_normalizer(o['normalize'])
+        s = align_segments([_reference(refs[0], unit, norm)], [_items(h, unit, norm)])
+        return WERCounts(s.hits, s.substitutions, s.deletions, s.insertions, s.ref_len, s.hyp_len)
+
+    def score(st, o, signature='', n_segments=1):
+        r = rates(*astuple(st))
+        return WERResult(score=r['wer' if measure == 'cer' else measure], signature=signature, measure=measure,
+                         errors=st.substitutions + st.deletions + st.insertions, ref_len=st.ref_len, hyp_len=st.hyp_len,
+                         wer=r['wer'], n_segments=n_segments, _aligned=WERStats(*astuple(st)))
+
+    def signature(o, nrefs):
+        norm = get_normalizer(o['normalize'])
+        return make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
+                              empty_ref='jiwer4')
+
+    return Metric(measure, (Option('normalize', object, None, "None, 'basic', 'numbers', a Normalizer or a callable",
+                                   flag='--wer-normalize'),),
+                  segment_stats, score, signature, multi_ref=False, description=description, cli_prefix='wer')
+
+
+WER_METRICS = {m: _wer_metric(m, d) for m, d in [
+    ('wer', 'word error rate, jiwer-compatible'), ('cer', 'character error rate, jiwer-compatible'),
+    ('mer', 'match error rate (Morris et al. 2004)'), ('wil', 'word information lost (Morris et al. 2004)'),
+    ('wip', 'word information preserved (Morris et al. 2004)')]}
+for _m, _c, _s in [('wer', corpus_wer, sentence_wer), ('cer', corpus_cer, sentence_cer), ('mer', corpus_mer, sentence_mer),
+                   ('wil', corpus_wil, sentence_wil), ('wip', corpus_wip, sentence_wip)]:
+    register(WER_METRICS[_m], _c, _s)  # the public functions keep their lazy alignment; the spec serves significance
