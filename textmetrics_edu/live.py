@@ -170,6 +170,9 @@ def _site_explorers() -> dict:
     from textmetrics_edu.diversity import render_distinct_html
     from textmetrics_edu.perplexity import render_distribution_html
     from textmetrics_edu.burstiness import render_burstiness_html
+    from textmetrics_edu.cider import render_cider_html, VARIANTS
+    from textmetrics_edu.classification import render_confusion_html
+    from textmetrics_edu.glue import render_benchmark_html
     hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
     return dict(
         bleu=lambda: live_explorer(
@@ -208,6 +211,23 @@ def _site_explorers() -> dict:
                                          'the rain fall on the empty square. Nobody came. Then, just before midnight, a '
                                          'carriage rattled over the stones and stopped. He ran.'),
             Text('', 'term (empty: sentence lengths)'), plot=Fixed(False)),
+        cider=lambda: live_explorer(
+            render_cider_html, Text('A dog runs on the grass.', 'candidate caption'),
+            Lines(['A dog running across a grassy field.', 'A brown dog runs on grass.']),
+            n_other=Int(5, 0, 30, 'other images (COCO sample)'), variant=Choice('cider-d', list(VARIANTS), 'variant'),
+            sigma=Float(6.0, 1.0, 20.0, 0.5, 'sigma'), tf=Choice('raw', ['raw', 'normalized'], 'tf'),
+            unseen_idf=Choice('max', ['max', 'zero'], 'unseen idf'), length=Choice('bigrams', ['bigrams', 'words'], 'length'),
+            curve=Fixed(True)),
+        classification=lambda: live_explorer(
+            render_confusion_html, Text('cat dog dog cat dog cat', 'predicted'), Text('cat cat dog dog pig cat', 'gold'),
+            average=Choice('macro', ['binary', 'micro', 'macro', 'weighted'], 'average'),
+            beta=Float(1.0, 0.0, 4.0, 0.25, 'beta'), zero_division=Choice('0', ['0', '1', 'nan', 'warn'], '0/0 ='),
+            pos_label=Text('1', 'pos_label (binary)')),
+        glue=lambda: live_explorer(
+            render_benchmark_html,  # SuperGLUE's CBoW row (Wang et al. 2019, Table 3): published 44.3, recomputed 44.5
+            Text('boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, '
+                 'axb=-0.4, axg=100.0/50.0', 'task scores'),
+            benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published')),
     )
 
 
@@ -216,4 +236,5 @@ def site_explorer(name: str) -> LiveExplorer:
     return _site_explorers()[name]()
 
 
-SITE_EXPLORERS = ('bleu', 'chrf', 'rouge', 'meteor', 'alignment', 'distinct', 'temperature', 'burstiness')
+SITE_EXPLORERS = ('bleu', 'chrf', 'rouge', 'meteor', 'alignment', 'distinct', 'temperature', 'burstiness',
+                  'cider', 'classification', 'glue')

@@ -507,15 +507,22 @@ def copy_vendored(docs: Path):
     copy_live(docs)
 
 
+# the package's data files that live explorers read in the browser (paths under textmetrics_edu/; keep them small)
+LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other images of the batch (12 KB)
+             'data/coco_thumb_sample/README.md')
+
+
 def live_zip() -> bytes:
     """The zip the live explorers unpack into Pyodide's file system: `textmetrics_edu/*.py` (the package's own
-    source; no data files) and, from the installed NLTK, the Porter stemmer with the two modules it imports
+    source), the data files of `LIVE_DATA`, and, from the installed NLTK, the Porter stemmer with the two modules it imports
     (`nltk/__init__.py` left empty: importing the whole of NLTK would need `regex` and more)."""
     import io, zipfile
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z:
         for f in sorted((ROOT / 'textmetrics_edu').glob('*.py')):
             if f.name != '_modidx.py': z.write(f, f'textmetrics_edu/{f.name}')
+        for f in LIVE_DATA:   # the data files a live explorer reads (small)
+            z.write(ROOT / 'textmetrics_edu' / f, f'textmetrics_edu/{f}')
         try:
             import nltk
             base = Path(nltk.__file__).parent
