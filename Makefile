@@ -7,7 +7,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test setup system-deps export readme clean help
+.PHONY: docs test setup system-deps export hooks readme clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
@@ -25,7 +25,15 @@ system-deps:
 export: $(STAMP)
 	$(VENV)/bin/nbdev_export
 
-setup: $(STAMP) system-deps export
+# Git stores notebooks without outputs (.gitattributes, tools/nb_clean_filter.py): outputs saved by JupyterLab stay
+# in your files but never show in `git status`/`git diff` or reach a commit. Nothing to do outside a git clone.
+hooks:
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && \
+	  git config filter.nbclean.smudge cat && \
+	  echo 'git: notebooks are committed without outputs (filter nbclean installed)'; fi
+
+setup: $(STAMP) system-deps export hooks
 
 docs: setup
 	$(PY) tools/build_site.py
