@@ -25,13 +25,16 @@ system-deps:
 export: $(STAMP)
 	$(VENV)/bin/nbdev_export
 
-# Git stores notebooks without outputs (.gitattributes, tools/nb_clean_filter.py): outputs saved by JupyterLab stay
-# in your files but never show in `git status`/`git diff` or reach a commit. Nothing to do outside a git clone.
-hooks:
+# Notebooks are committed without outputs. (1) JupyterLab saves them cleaned: nbdev's pre-save hook (settings.ini:
+# jupyter_hooks, clear_all), configured for this environment's Jupyter only (.venv/etc/jupyter). (2) Git's clean
+# filter (.gitattributes, tools/nb_clean_filter.py) strips whatever another editor leaves from `git diff` and commits.
+JUPYTER_HOOK := $(VENV)/etc/jupyter/jupyter_server_config.d/nbdev_clean.json
+hooks: $(STAMP)
+	@mkdir -p $(dir $(JUPYTER_HOOK))
+	@echo '{"ContentsManager": {"pre_save_hook": "nbdev.clean.clean_jupyter"}}' > $(JUPYTER_HOOK)
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && \
-	  git config filter.nbclean.smudge cat && \
-	  echo 'git: notebooks are committed without outputs (filter nbclean installed)'; fi
+	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && git config filter.nbclean.smudge cat; fi
+	@echo 'notebooks are saved and committed without outputs (Jupyter pre-save hook, git filter nbclean)'
 
 setup: $(STAMP) system-deps export hooks
 
