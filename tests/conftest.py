@@ -148,7 +148,8 @@ window.addEventListener('load', () => { window.__tme.load = true; });
 
 # What the page is still waiting for: [] when it is ready. Conditions, each only where the page has the thing:
 # the DOMContentLoaded and load events; every saved widget view drawn by the widget manager (each view script's
-# widget-subarea holds at least as many widget elements as the view's model tree in the saved state); MathJax's
+# widget-subarea holds at least as many widget views (Lumino `.lm-Widget` elements: not every control has the
+# `.jupyter-widgets` class, ToggleButtons has not) as the view's model tree in the saved state); MathJax's
 # `MathJax.startup.promise` resolved and not replaced since (the site's shim chains the widgets' typesetting onto
 # that promise, so a new promise means more typesetting is queued).
 _PENDING_JS = """() => {
@@ -173,7 +174,7 @@ _PENDING_JS = """() => {
       if (!state[id]) continue;                        // no saved state: the manager draws nothing here
       want++;
       const sub = v.previousElementSibling;
-      const n = sub && sub.classList.contains('widget-subarea') ? sub.querySelectorAll('.jupyter-widgets').length : 0;
+      const n = sub && sub.classList.contains('widget-subarea') ? sub.querySelectorAll('.lm-Widget').length : 0;
       if (n >= size(id, new Set())) drawn++; else missing.push(id.slice(0, 8) + ' (' + n + '/' + size(id, new Set()) + ' elements)');
     }
     if (drawn < want) pending.push('widget views drawn: ' + drawn + ' of ' + want + '; not yet: ' + missing.slice(0, 5).join(', '));
