@@ -7,7 +7,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test setup system-deps export readme clean help
+.PHONY: docs test setup system-deps export hooks readme clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
@@ -25,7 +25,18 @@ system-deps:
 export: $(STAMP)
 	$(VENV)/bin/nbdev_export
 
-setup: $(STAMP) system-deps export
+# Notebooks are committed without outputs. (1) JupyterLab saves them cleaned: nbdev's pre-save hook (settings.ini:
+# jupyter_hooks, clear_all), configured for this environment's Jupyter only (.venv/etc/jupyter). (2) Git's clean
+# filter (.gitattributes, tools/nb_clean_filter.py) strips whatever another editor leaves from `git diff` and commits.
+hooks: $(STAMP)
+	@$(PY) -c "import json, pathlib, sys; p = pathlib.Path(sys.prefix, 'etc', 'jupyter', 'jupyter_server_config.json'); \
+	  p.parent.mkdir(parents=True, exist_ok=True); c = json.loads(p.read_text()) if p.exists() else {}; \
+	  c.setdefault('ContentsManager', {})['pre_save_hook'] = 'nbdev.clean.clean_jupyter'; p.write_text(json.dumps(c, indent=2) + '\n')"
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && git config filter.nbclean.smudge cat; fi
+	@echo 'notebooks are saved and committed without outputs (Jupyter pre-save hook, git filter nbclean)'
+
+setup: $(STAMP) system-deps export hooks
 
 docs: setup
 	$(PY) tools/build_site.py

@@ -1,5 +1,7 @@
-"Shared test helpers: where the repository's real data lives, and a strict line reader."
+"""Shared test helpers: where the repository's real data lives, a strict line reader, and the browser fixtures
+(the built site served on loopback, one headless Chromium per run, pages waited on until explicitly ready)."""
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,8 +24,7 @@ def read_lines(path):
     return lines
 
 
-@pytest.fixture(scope='session')
-def wmt22():
+def load_wmt22():
     "WMT22 en-de: {'refs_A', 'refs_B', 'systems': {name: hyps}, 'official': {(system, metric): score}}."
     d = WMT22_EN_DE
     official = {}
@@ -32,3 +33,243 @@ def wmt22():
         official[s, m] = float(v)
     systems = {f.stem: read_lines(f) for f in sorted((d / 'sys').glob('*.de'))}
     return dict(refs_A=read_lines(d / 'ref.A.de'), refs_B=read_lines(d / 'ref.B.de'), systems=systems, official=official)
+
+
+@pytest.fixture(scope='session')
+def wmt22():
+    "WMT22 en-de: {'refs_A', 'refs_B', 'systems': {name: hyps}, 'official': {(system, metric): score}}."
+    return load_wmt22()
+
+
+# ---------------------------------------------------------------- the standard tools' outputs, computed in advance
+# A test module may define `start_reference_jobs(items)`: called once the run's tests are known (after -k/-m
+# selection), with that module's selected tests, it starts the slow reference computations those tests compare
+# against (Perl ROUGE-1.5.5, sacreBLEU's TER) in other processes. They run while the earlier test files run, on the
+# core pytest leaves idle; each test then takes the tool's output from there (or computes it itself if it is
+# missing). What is compared, and against what, is unchanged. `stop_reference_jobs()` is called at the end.
+def pytest_collection_finish(session):
+    # a run that selects nothing (a wrong path, an over-eager -k) is an error, not pytest's quiet exit 5
+    if not session.items and not session.config.getoption('collectonly', False):
+        raise pytest.UsageError('no tests selected: nothing would be checked')
+    modules = {}
+    for item in session.items:
+        mod = getattr(item, 'module', None)
+        if mod is not None and hasattr(mod, 'start_reference_jobs'): modules.setdefault(mod, []).append(item)
+    for mod, items in modules.items(): mod.start_reference_jobs(items)
+    session.config._tme_ref_modules = list(modules)
+
+
+def pytest_sessionfinish(session):
+    for mod in getattr(session.config, '_tme_ref_modules', []):
+        if hasattr(mod, 'stop_reference_jobs'): mod.stop_reference_jobs()
+
+
+# ---------------------------------------------------------------- the built site in a browser (one per test run)
+# Browser test files use these fixtures: `site` (the built _docs/), `site_server` (its loopback URL), `browser` (one
+# headless Chromium for the whole run) and `open_page` (a page opened offline and waited on until it is ready).
+ROOT = Path(__file__).resolve().parents[1]
+DOCS, NBS = ROOT / '_docs', ROOT / 'nbs'
+CHROMIUM = shutil.which('chromium') or ('/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None)
+# Offline without request interception (interception made page loads stall on a busy machine): every host name
+# fails to resolve and every request not to 127.0.0.1 goes to a proxy on a closed port, so it fails at once. The
+# tests still see every request (`Visit.external` records those that left the site).
+CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                 '--disable-background-networking', '--disable-component-update', '--disable-sync',
+                 '--disable-dev-shm-usage', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+                 '--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=127.0.0.1']
+# Generous: a page that is ready in 3 s alone may take far longer on a loaded 2-core machine. A page that is not
+# ready by then fails with what it was still waiting for.
+PAGE_TIMEOUT_MS = 120_000
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
+                                    "(apt-get install chromium; tools/install-system-deps.sh does it)")
+
+
+def _site_pages():
+    "The page of every notebook, as tools/build_site.py names them"
+    import sys
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import find_notebooks, page_name
+    return [page_name(p.relative_to(NBS)).as_posix() for p in find_notebooks(NBS)]
+
+
+def _site_stale(pages) -> bool:
+    index = DOCS / 'index.html'
+    if not index.exists(): return True
+    # the notebooks are the source (textmetrics_edu/*.py are rewritten by every nbdev_export, so not compared)
+    inputs = [*NBS.rglob('*.ipynb'), ROOT / 'tools' / 'build_site.py', ROOT / 'package-lock.json']
+    newest = max(p.stat().st_mtime for p in inputs if p.exists())
+    return index.stat().st_mtime < newest or any(not (DOCS / p).exists() for p in pages)
+
+
+@pytest.fixture(scope='session')
+def site():
+    "_docs/, built now (tools/build_site.py --no-export) if missing or older than the notebooks"
+    import subprocess, sys
+    if _site_stale(_site_pages()):
+        r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT, capture_output=True, text=True)
+        assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
+    return DOCS
+
+
+@pytest.fixture(scope='session')
+def site_server(site):
+    "http://127.0.0.1:<free port>/ serving _docs/ (a thread of this process)"
+    import functools, http.server, threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a): pass
+    httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=str(site)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f'http://127.0.0.1:{httpd.server_address[1]}/'
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope='session')
+def browser():
+    "One headless Chromium (Debian's, driven by playwright; no browser download) for the whole test run"
+    if CHROMIUM is None: pytest.skip("Debian's chromium is not installed (tools/install-system-deps.sh)")
+    pytest.importorskip('playwright')
+    from playwright.sync_api import sync_playwright
+    os.environ.setdefault('PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1')
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=PAGE_TIMEOUT_MS)
+        yield b
+        b.close()
+
+
+# Installed in every page before its own scripts: records the DOMContentLoaded and load events.
+_INIT_JS = """
+window.__tme = {dom: false, load: false, mj: null, mjDone: false, mjError: null};
+document.addEventListener('DOMContentLoaded', () => { window.__tme.dom = true; });
+window.addEventListener('load', () => { window.__tme.load = true; });
+"""
+
+# What the page is still waiting for: [] when it is ready. Conditions, each only where the page has the thing:
+# the DOMContentLoaded and load events; every saved widget view drawn by the widget manager (each view script's
+# widget-subarea holds at least as many widget views (Lumino `.lm-Widget` elements: not every control has the
+# `.jupyter-widgets` class, ToggleButtons has not) as the view's model tree in the saved state); MathJax's
+# `MathJax.startup.promise` resolved and not replaced since (the site's shim chains the widgets' typesetting onto
+# that promise, so a new promise means more typesetting is queued).
+_PENDING_JS = """() => {
+  const t = window.__tme, pending = [];
+  if (!t) return ['the page script (no window.__tme: navigation not committed yet)'];
+  if (!t.dom) pending.push('DOMContentLoaded event');
+  if (!t.load) pending.push('load event (document.readyState=' + document.readyState + ')');
+  const stateTag = document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]');
+  if (stateTag) {
+    let state = {};
+    try { state = JSON.parse(stateTag.textContent).state || {}; } catch (e) { pending.push('widget state JSON: ' + e); }
+    const size = (id, seen) => {
+      if (seen.has(id) || !state[id]) return 0;
+      seen.add(id);
+      const kids = (state[id].state || {}).children || [];
+      return 1 + kids.reduce((n, k) => n + size(String(k).replace(/^IPY_MODEL_/, ''), seen), 0);
+    };
+    const views = [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')];
+    let want = 0, drawn = 0, missing = [];
+    for (const v of views) {
+      let id; try { id = JSON.parse(v.textContent).model_id; } catch (e) { continue; }
+      if (!state[id]) continue;                        // no saved state: the manager draws nothing here
+      want++;
+      const sub = v.previousElementSibling;
+      const n = sub && sub.classList.contains('widget-subarea') ? sub.querySelectorAll('.lm-Widget').length : 0;
+      if (n >= size(id, new Set())) drawn++; else missing.push(id.slice(0, 8) + ' (' + n + '/' + size(id, new Set()) + ' elements)');
+    }
+    if (drawn < want) pending.push('widget views drawn: ' + drawn + ' of ' + want + '; not yet: ' + missing.slice(0, 5).join(', '));
+  }
+  if (document.querySelector('script[src*="mathjax"]')) {
+    const MJ = window.MathJax, p = MJ && MJ.startup && MJ.startup.promise;
+    if (!p) pending.push('MathJax: not started (no MathJax.startup.promise)');
+    else {
+      if (t.mj !== p) {
+        t.mj = p; t.mjDone = false;
+        p.then(() => { if (t.mj === p) t.mjDone = true; },
+               e => { if (t.mj === p) { t.mjDone = true; t.mjError = String(e); } });
+      }
+      if (!t.mjDone) pending.push('MathJax typesetting (MathJax.startup.promise not resolved)');
+    }
+  }
+  return pending;
+}"""
+
+
+class Visit:
+    """One page of the site opened offline in a fresh browser context, waited on until ready (`_PENDING_JS`).
+    Records what it asked for: `external` (requests that left 127.0.0.1: blocked), `failed`, `bad_status`,
+    `errors` (console errors and uncaught exceptions); `problems()` lists them all."""
+    def __init__(self, browser, server, page_path, width=1400, height=900, timeout_ms=PAGE_TIMEOUT_MS):
+        from urllib.parse import urlparse
+        self.path, self.origin = page_path, urlparse(server)
+        self.ctx = browser.new_context(viewport={'width': width, 'height': height}, service_workers='block')
+        self.ctx.set_default_timeout(timeout_ms)
+        self.ctx.set_default_navigation_timeout(timeout_ms)
+        self.ctx.add_init_script(_INIT_JS)
+        self.external, self.failed, self.errors, self.bad_status, self.inflight = [], [], [], [], {}
+        self.page = p = self.ctx.new_page()
+        p.on('console', lambda m: self.errors.append(f'console.{m.type}: {m.text}') if m.type == 'error' else None)
+        p.on('pageerror', lambda e: self.errors.append(f'page error: {e}'))
+        p.on('request', self._request)
+        p.on('requestfinished', lambda r: self.inflight.pop(id(r), None))
+        p.on('requestfailed', self._failed)
+        p.on('response', lambda r: self.bad_status.append(f'{r.status} {r.url}') if r.status >= 400 else None)
+        self.response = None
+        self.wait_ready(timeout_ms, goto=server + page_path)
+
+    def _local(self, url):
+        from urllib.parse import urlparse
+        u = urlparse(url)
+        return u.scheme in ('data', 'blob', 'about') or (u.hostname, u.port) == (self.origin.hostname, self.origin.port)
+
+    def _request(self, r):
+        if not self._local(r.url): self.external.append(r.url)
+        self.inflight[id(r)] = r.url
+
+    def _failed(self, r):
+        self.inflight.pop(id(r), None)
+        if self._local(r.url): self.failed.append(f'{r.url} ({r.failure})')
+
+    def pending(self):
+        "What the page is still waiting for ([] when ready)"
+        return self.page.evaluate(_PENDING_JS)
+
+    def wait_ready(self, timeout_ms=PAGE_TIMEOUT_MS, goto=None):
+        "Navigate (if `goto`) and wait for the explicit readiness conditions; fail saying what is still pending"
+        import time
+        from playwright.sync_api import TimeoutError as PWTimeout
+        t0 = time.monotonic()
+        try:
+            if goto: self.response = self.page.goto(goto, wait_until='commit')
+            left = max(1, timeout_ms - 1000 * (time.monotonic() - t0))
+            self.page.wait_for_function(f'() => ({_PENDING_JS})().length === 0', polling=100, timeout=left)
+        except PWTimeout:
+            try: pend = self.pending()
+            except Exception as e: pend = [f'(could not ask the page: {e})']
+            pytest.fail(f'{self.path}: not ready after {time.monotonic() - t0:.0f} s; still pending: {pend}; '
+                        f'requests in flight: {sorted(self.inflight.values()) or "none"}; '
+                        f'problems so far: {self.problems(ready=False) or "none"}', pytrace=False)
+        self.ready_seconds = time.monotonic() - t0
+
+    def problems(self, ready=True):
+        res = [f'blocked external request: {u}' for u in self.external]
+        res += [f'failed request: {u}' for u in self.failed] + [f'HTTP {s}' for s in self.bad_status] + self.errors
+        if ready and (self.response is None or not self.response.ok):
+            res.append(f'page did not load: {self.response and self.response.status}')
+        if ready and self.page.evaluate('() => window.__tme && window.__tme.mjError'):
+            res.append(f'MathJax failed: {self.page.evaluate("() => window.__tme.mjError")}')
+        return res
+
+    def close(self): self.ctx.close()
+
+
+@pytest.fixture
+def open_page(browser, site_server):
+    "open_page('bleu.html') -> a ready `Visit`; closed after the test"
+    visits = []
+
+    def _open(page_path, **kw):
+        visits.append(Visit(browser, site_server, page_path, **kw))
+        return visits[-1]
+    yield _open
+    for v in visits: v.close()

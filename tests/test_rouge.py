@@ -29,8 +29,7 @@ def sentence_split(text):
     return '\n'.join(SPLIT.split(text.strip()))
 
 
-@pytest.fixture(scope='module')
-def summ():
+def load_summ():
     "{system: (hyps, refs)} with refs[i] the 10 references of document i."
     refs = {}
     for line in open(SUMM / 'references.jsonl'):
@@ -42,6 +41,12 @@ def summ():
         h.append(d['hyp']); r.append(refs[d['seg_id']])
     assert len(systems) == 18 and all(len(h) == 50 for h, _ in systems.values())
     return systems
+
+
+@pytest.fixture(scope='module')
+def summ():
+    "{system: (hyps, refs)} with refs[i] the 10 references of document i."
+    return load_summ()
 
 
 # ---------------------------------------------------------------- rouge-score 0.1.2
@@ -172,6 +177,7 @@ def start_perl_rouge(hyps, refs, flags):
     (d / 'c.xml').write_text('\n'.join(xml))
     cmd = ['perl', perl_cmd.ROUGE_EXEC, '-e', perl_cmd.ROUGE_DATA_HOME] + flags + ['-r', str(RESAMPLES), '-a', '-d', str(d / 'c.xml')]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _PROCS.append(proc)
 
     def result():
         out, err = proc.communicate()
@@ -179,6 +185,9 @@ def start_perl_rouge(hyps, refs, flags):
         assert proc.returncode == 0, err
         return out
     return result
+
+
+_PROCS = []   # every Perl process started (stopped at the end of the run if still running)
 
 
 def run_perl_rouge(hyps, refs, flags):
@@ -242,38 +251,62 @@ def perl_printed(result, alpha=0.5, resamples=RESAMPLES):
 
 
 PERL_FLAGS = ['-n', '2', '-w', '1.2', '-2', '4', '-U']
-SPLIT_SYSTEMS = slice(6, 10)
+# Which systems each Perl run scores. Perl computes every model's counts the same way under -f A and -f B (only how it
+# combines the 10 references differs), so each mode gets its own systems: all 18 systems are checked once (9 per
+# mode) instead of twice; the sentence-split and stemming runs likewise take disjoint systems per mode.
+ALL_SYSTEMS = {'A': slice(0, 9), 'B': slice(9, 18)}
+SPLIT_SYSTEMS = {'A': slice(6, 8), 'B': slice(8, 10)}
+STEM_SYSTEMS = {'A': slice(0, 18, 6), 'B': slice(3, 18, 6)}
+_PERL = {}   # the Perl runs of this module: key -> callable giving the output (started by start_reference_jobs)
+
+
+def _perl_jobs(summ):
+    "{key: (hyps, refs, flags)} of every Perl run the Perl tests compare against"
+    names, jobs = list(summ), {}
+
+    def take(sl, split=False):
+        hyps = [h for s in names[sl] for h in summ[s][0]]
+        refs = [r for s in names[sl] for r in summ[s][1]]
+        return ([sentence_split(h) for h in hyps], [[sentence_split(x) for x in r] for r in refs]) if split else (hyps, refs)
+    for m in 'AB':
+        jobs['all', m] = (*take(ALL_SYSTEMS[m]), PERL_FLAGS + ['-f', m])
+        jobs['split_raw', m] = (*take(SPLIT_SYSTEMS[m], split=True), ['-n', '2', '-w', '1.2', '-2', '-1', '-U', '-t', '2', '-f', m])
+        jobs['stem', m] = (*take(STEM_SYSTEMS[m]), PERL_FLAGS + ['-m', '-f', m])
+    hyps, refs = random_texts()
+    for mode in 'AB':
+        for gap, stem in ((4, False), (-1, True)):
+            jobs['random', mode, gap] = (hyps, refs, ['-n', '3', '-w', '1.2', '-2', str(gap), '-U', '-f', mode] + (['-m'] if stem else []))
+    return jobs
+
+
+def start_reference_jobs(items):
+    "Called by conftest.py with this module's selected tests: start the Perl runs they need, all at once, now"
+    if not perl_available or _PERL: return
+    if not any('perl_runs' in getattr(i, 'fixturenames', ()) or i.originalname == 'test_perl_random_texts' for i in items):
+        return
+    for k, (h, r, flags) in _perl_jobs(load_summ()).items(): _PERL[k] = (h, r, start_perl_rouge(h, r, flags))
+
+
+def stop_reference_jobs():
+    for proc in _PROCS:
+        if proc.poll() is None: proc.kill()
 
 
 @pytest.fixture(scope='module')
 def perl_runs(summ):
-    "All Perl runs of this module, started at once (they take about a minute of CPU between them)."
+    "All Perl runs of this module, started at once (about two minutes of CPU between them), each output parsed once."
     if not perl_available: pytest.skip('no Perl ROUGE-1.5.5')
-    names = list(summ)
-    hyps = [h for s in names for h in summ[s][0]]
-    refs = [r for s in names for r in summ[s][1]]
-    sh = [sentence_split(h) for s in names[SPLIT_SYSTEMS] for h in summ[s][0]]
-    sr = [[sentence_split(x) for x in r] for s in names[SPLIT_SYSTEMS] for r in summ[s][1]]
-    jobs = {(k, m): start_perl_rouge(*data, flags + ['-f', m]) for m in 'AB' for k, data, flags in (
-        ('all', (hyps, refs), PERL_FLAGS),
-        ('split_raw', (sh, sr), ['-n', '2', '-w', '1.2', '-2', '-1', '-U', '-t', '2']))}
-    # 6 systems with stemming (-m) per mode
-    for m, sl in (('A', slice(0, 18, 3)), ('B', slice(1, 18, 3))):
-        mh = [h for s in names[sl] for h in summ[s][0]]
-        mr = [r for s in names[sl] for r in summ[s][1]]
-        jobs['stem', m] = start_perl_rouge(mh, mr, PERL_FLAGS + ['-m', '-f', m])
-        jobs['stem_data', m] = (lambda x: (lambda: x))((mh, mr))
-    out = {k: (j() if k[0] == 'stem_data' else parse_perl(j())) for k, j in jobs.items()}
-    out['data'] = dict(all=(hyps, refs), split=(sh, sr))
-    return out
+    if not _PERL:
+        for k, (h, r, flags) in _perl_jobs(summ).items(): _PERL[k] = (h, r, start_perl_rouge(h, r, flags))
+    return {k: (h, r, parse_perl(out())) for k, (h, r, out) in _PERL.items()}
 
 
 @needs_perl
 @pytest.mark.parametrize('mode', ['A', 'B'])
 def test_perl_printed_scores_all_systems(perl_runs, mode):
-    "Every per-document and average R/P/F string Perl prints, for ROUGE-1/2/L/W-1.2/S4/SU4, all 18 systems."
-    hyps, refs = perl_runs['data']['all']
-    out = perl_runs['all', mode]
+    """Every per-document and average R/P/F string Perl prints, for ROUGE-1/2/L/W-1.2/S4/SU4: all 18 systems, 9 with
+    -f A (450 documents) and the other 9 with -f B."""
+    hyps, refs, out = perl_runs['all', mode]
     assert set(out) == {'ROUGE-1', 'ROUGE-2', 'ROUGE-L', 'ROUGE-W-1.2', 'ROUGE-S4', 'ROUGE-SU4'}
     multi = 'pooled' if mode == 'A' else 'max_recall'
     checked = 0
@@ -281,21 +314,22 @@ def test_perl_printed_scores_all_systems(perl_runs, mode):
         ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', multi_ref=multi, skip_gap=4,
                             on_non_ascii='ignore')
         docs, avg = perl_printed(ours)
-        assert len(theirs['docs']) == 900
+        assert len(theirs['docs']) == len(hyps) == 450
         bad = [i for i in docs if docs[i] != theirs['docs'][i]]
         assert not bad, (tag, bad[:5], [(docs[i], theirs['docs'][i]) for i in bad[:3]])
         assert avg == theirs['avg'], (tag, avg, theirs['avg'])
         checked += len(docs)
-    assert checked == 6 * 900
+    assert checked == 6 * 450
 
 
 @needs_perl
 @pytest.mark.parametrize('mode', ['A', 'B'])
 def test_perl_stemming_printed_scores(perl_runs, mode):
-    "Perl -m (its own Porter stemmer) against tokenizer='perl', use_stemmer=True: 6 systems per mode, 6 variants."
-    hyps, refs = perl_runs['stem_data', mode]
+    "Perl -m (its own Porter stemmer) against tokenizer='perl', use_stemmer=True: 3 systems per mode, 6 variants."
+    hyps, refs, out = perl_runs['stem', mode]
+    assert len(hyps) == 150 and len(out) == 6
     multi = 'pooled' if mode == 'A' else 'max_recall'
-    for tag, theirs in perl_runs['stem', mode].items():
+    for tag, theirs in out.items():
         ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', use_stemmer=True, multi_ref=multi,
                             on_non_ascii='ignore')
         docs, avg = perl_printed(ours)
@@ -323,8 +357,8 @@ def test_perl_porter_equals_rouge_1_5_5_stem(summ):
 def test_perl_raw_counts_sentences_unlimited_gap(perl_runs, mode):
     """With -t 2 Perl prints raw counts per document (reference units, hypothesis units, hits): equal to ours,
     on sentence-split summaries (ROUGE-L and W are summary level in Perl) and for ROUGE-S*/SU* (-2 -1)."""
-    hyps, refs = perl_runs['data']['split']
-    out = perl_runs['split_raw', mode]
+    hyps, refs, out = perl_runs['split_raw', mode]
+    assert len(hyps) == 100
     assert {'ROUGE-L', 'ROUGE-W-1.2', 'ROUGE-S*', 'ROUGE-SU*'} <= set(out)
     multi = 'pooled' if mode == 'A' else 'max_recall'
     for tag, theirs in out.items():
@@ -338,9 +372,8 @@ def test_perl_raw_counts_sentences_unlimited_gap(perl_runs, mode):
         assert [int(x) for x in tot] == [int(x) for x in theirs['avg']], tag
 
 
-@needs_perl
-def test_perl_random_texts():
-    "Differential test on 300 random multi-sentence texts with 1-4 references: every printed string equal."
+def random_texts():
+    "300 random multi-sentence texts with 1-4 references each (seeded)"
     import random
     rng = random.Random(1234)
     vocab = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'dog', 'ran', 'The', 'Mat', 'is', 'was', 'x', 'y', '3',
@@ -350,11 +383,17 @@ def test_perl_random_texts():
         return '\n'.join(' '.join(rng.choice(vocab) for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(1, 3)))
     hyps = [text() for _ in range(300)]
     refs = [[text() for _ in range(rng.randint(1, 4))] for _ in range(300)]
+    return hyps, refs
+
+
+@needs_perl
+def test_perl_random_texts(perl_runs):
+    "Differential test on 300 random multi-sentence texts with 1-4 references: every printed string equal."
     mismatches = 0
     for mode, multi in (('A', 'pooled'), ('B', 'max_recall')):
         for gap, stem in ((4, False), (-1, True)):
-            out = parse_perl(run_perl_rouge(hyps, refs, ['-n', '3', '-w', '1.2', '-2', str(gap), '-U', '-f', mode]
-                                            + (['-m'] if stem else [])))
+            hyps, refs, out = perl_runs['random', mode, gap]
+            assert len(hyps) == 300 and out
             for tag, theirs in out.items():
                 t = 'rouge3' if tag == 'ROUGE-3' else PERL_TAGS[tag]
                 ours = corpus_rouge(hyps, refs, t, tokenizer='perl', multi_ref=multi, skip_gap=None if gap < 0 else gap,

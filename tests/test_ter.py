@@ -29,9 +29,74 @@ def sacrebleu_stats(opts, hyps, streams):
     return stats, metric._aggregate_and_compute(stats).score
 
 
-def check_corpus_and_segments(hyps, streams, opts, label):
+# ---------------------------------------------------------------- sacreBLEU's side, computed in advance
+# sacreBLEU's TER is pure Python and slow (about 5 s a system against one reference, 11 s against two): its outputs for
+# the whole-system tests below are computed once each, in one worker process started when the run's tests are known
+# (conftest.py: `start_reference_jobs`), while the earlier test files run. The tests compare exactly as before.
+_POOL, _JOBS, _DATA = None, {}, {}
+
+
+def _inputs(system, refs, n=None):
+    "Hypotheses and sacreBLEU reference streams for `system` against 'A' or 'AB', the first `n` segments"
+    if not _DATA:
+        from conftest import load_wmt22
+        _DATA.update(load_wmt22())
+    streams = [_DATA['refs_A']] + ([_DATA['refs_B']] if refs == 'AB' else [])
+    return _DATA['systems'][system][:n], [s[:n] for s in streams]
+
+
+def _reference_job(kind, system, opts_items, refs, n=None):
+    "('stats', ...): `sacrebleu_stats`; ('public', ...): the score of sacreBLEU's public `corpus_score`"
+    hyps, streams = _inputs(system, refs, n)
+    if kind == 'public': return TER(**dict(opts_items)).corpus_score(hyps, streams).score
+    return sacrebleu_stats(dict(opts_items), hyps, streams)
+
+
+def reference(kind, system, opts, refs, n=None):
+    "sacreBLEU's output for these inputs: from the worker when it was started, else computed here and now"
+    key = (kind, system, tuple(sorted(opts.items())), refs, n)
+    fut = _JOBS.get(key)
+    return fut.result() if fut is not None else _reference_job(*key)
+
+
+def _jobs_for(item):
+    name, params = item.originalname, getattr(getattr(item, 'callspec', None), 'params', {})
+    if name == 'test_all_systems_default_options':
+        systems = list(_inputs_systems())
+        return ([('public', systems[0], (), 'A', None)] if params['refs'] == 'A' else []) + [
+            ('stats', s, (), params['refs'], None) for s in systems]
+    if name == 'test_every_option_combination_whole_system':
+        return [('stats', 'Online-W', tuple(sorted(params['opts'].items())), 'A', None)]
+    if name == 'test_every_option_combination_all_systems_head':
+        return [('stats', s, tuple(sorted(params['opts'].items())), 'AB', HEAD) for s in _inputs_systems()]
+    return []
+
+
+def _inputs_systems():
+    _inputs('Online-W', 'A')
+    return _DATA['systems']
+
+
+def start_reference_jobs(items):
+    "Called by conftest.py with this module's selected tests: start sacreBLEU's side of them in a worker process"
+    global _POOL
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+    keys = [k for item in items for k in _jobs_for(item)]
+    if not keys: return
+    _POOL = ProcessPoolExecutor(max_workers=1, mp_context=get_context('spawn'))
+    for k in dict.fromkeys(keys):   # in test order, each once (Online-W's defaults against A are needed twice)
+        _JOBS[k] = _POOL.submit(_reference_job, *k)
+
+
+def stop_reference_jobs():
+    if _POOL is not None: _POOL.shutdown(wait=False, cancel_futures=True)
+
+
+def check_corpus_and_segments(hyps, streams, opts, label, theirs=None):
+    "`theirs`: sacreBLEU's (stats, score) for these inputs, when already computed (`reference`)"
     ours = corpus_ter(hyps, [list(x) for x in zip(*streams)], **opts)
-    stats, score = sacrebleu_stats(opts, hyps, streams)
+    stats, score = theirs if theirs is not None else sacrebleu_stats(opts, hyps, streams)
     assert abs(100 * float(ours) - score) < 1e-9, label
     assert len(ours.segment_edits) == len(stats) == len(hyps)
     for i, (e, l) in enumerate(stats):  # sentence level: every segment's edits and reference length
@@ -39,14 +104,17 @@ def check_corpus_and_segments(hyps, streams, opts, label):
     return ours
 
 
+HEAD = 40
+
+
 @pytest.mark.parametrize('refs', ['A', 'AB'])
 def test_all_systems_default_options(wmt22, refs):
     "Default options, all 9 systems, all segments, reference A and A+B: corpus TER and every segment's statistics."
     streams = [wmt22['refs_A']] if refs == 'A' else [wmt22['refs_A'], wmt22['refs_B']]
     for k, (system, hyps) in enumerate(wmt22['systems'].items()):
-        ours = check_corpus_and_segments(hyps, streams, {}, system)
+        ours = check_corpus_and_segments(hyps, streams, {}, system, reference('stats', system, {}, refs))
         if k == 0 and refs == 'A':  # the two sacreBLEU steps used here are what its public corpus_score does
-            assert abs(100 * float(ours) - TER().corpus_score(hyps, streams).score) < 1e-9
+            assert abs(100 * float(ours) - reference('public', system, {}, refs)) < 1e-9
         theirs = TER()._compute_score_from_stats([sum(ours.segment_edits), sum(ours.segment_ref_lengths)])
         assert ours.num_edits == theirs.num_edits and abs(ours.ref_length - theirs.ref_length) < 1e-9
 
@@ -58,7 +126,7 @@ def test_all_systems_default_options(wmt22, refs):
 @pytest.mark.parametrize('opts', COMBOS, ids=lambda o: ''.join('1' if v else '0' for v in o.values()))
 def test_every_option_combination_whole_system(wmt22, opts):
     hyps, streams = wmt22['systems']['Online-W'], [wmt22['refs_A']]
-    check_corpus_and_segments(hyps, streams, opts, ('Online-W', opts))
+    check_corpus_and_segments(hyps, streams, opts, ('Online-W', opts), reference('stats', 'Online-W', opts, 'A'))
     metric = TER(**opts)
     for i in range(0, len(hyps), 97):
         r = wmt22['refs_A'][i]
@@ -68,10 +136,10 @@ def test_every_option_combination_whole_system(wmt22, opts):
 @pytest.mark.parametrize('opts', COMBOS, ids=lambda o: ''.join('1' if v else '0' for v in o.values()))
 def test_every_option_combination_all_systems_head(wmt22, opts):
     "Every option combination, all 9 systems, first 40 segments, references A and B (every segment checked)."
-    n = 40
+    n = HEAD
     streams = [wmt22['refs_A'][:n], wmt22['refs_B'][:n]]
     for system, hyps in wmt22['systems'].items():
-        check_corpus_and_segments(hyps[:n], streams, opts, (system, opts))
+        check_corpus_and_segments(hyps[:n], streams, opts, (system, opts), reference('stats', system, opts, 'AB', n))
 
 
 @pytest.mark.skipif(not os.environ.get('TME_SLOW'), reason='full TER sweep takes ~30 min on 2 cores; run with TME_SLOW=1')

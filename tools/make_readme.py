@@ -1,17 +1,46 @@
-"""Make README.md from nbs/index.ipynb (what `nbdev_readme` does, without Quarto): execute the notebook so
-the example's printed output is current, then export it as Markdown.
+"""Make README.md from nbs/index.ipynb (what `nbdev_readme` does, without Quarto), then export it as Markdown with
+the example's printed output.
 
-    .venv/bin/python tools/make_readme.py
+The outputs come from the site build when it is current: tools/build_site.py executes every notebook and leaves
+the executed, processed notebooks in `_proc/` (cell ids kept), so `_proc/index.ipynb` holds this notebook's outputs
+and nothing is executed a second time. Only without a current `_proc/index.ipynb` (missing, older than a notebook, or
+its cells no longer match) is nbs/index.ipynb executed here; `--execute` forces that.
+
+    .venv/bin/python tools/make_readme.py [--execute]
 """
+import sys
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 from nbconvert import MarkdownExporter
 
 root = Path(__file__).resolve().parent.parent
-nb = nbformat.read(root / 'nbs' / 'index.ipynb', as_version=4)
-NotebookClient(nb, timeout=600, kernel_name='python3', resources={'metadata': {'path': str(root / 'nbs')}}).execute()
+src, proc = root / 'nbs' / 'index.ipynb', root / '_proc' / 'index.ipynb'
+nb = nbformat.read(src, as_version=4)
+
+
+def outputs_from_site_build(nb) -> str | None:
+    "Copy the outputs of the site build's execution into `nb`'s code cells; returns why not, or None when done"
+    if not proc.exists(): return f'no {proc.relative_to(root)} (run `make docs` to reuse its execution)'
+    newest = max(p.stat().st_mtime for p in (root / 'nbs').rglob('*.ipynb'))
+    if proc.stat().st_mtime < newest: return f'{proc.relative_to(root)} is older than the notebooks'
+    executed = nbformat.read(proc, as_version=4)
+    done = {c.get('id'): c for c in executed.cells if c.cell_type == 'code'}
+    code = [c for c in nb.cells if c.cell_type == 'code']
+    if any(c.get('id') not in done for c in code): return f'cells of {proc.relative_to(root)} do not match'
+    for c in code: c.outputs = done[c.id].outputs
+    # what an execution adds to the metadata (the code blocks' language)
+    nb.metadata['language_info'] = executed.metadata.get('language_info') or {'name': 'python'}
+    return None
+
+
+why = 'asked to (--execute)' if '--execute' in sys.argv[1:] else outputs_from_site_build(nb)
+if why:
+    from nbclient import NotebookClient
+    print(f'executing nbs/index.ipynb: {why}')
+    NotebookClient(nb, timeout=600, kernel_name='python3', resources={'metadata': {'path': str(root / 'nbs')}}).execute()
+else:
+    print(f'outputs taken from {proc.relative_to(root)} (the site build executed it)')
 for c in nb.cells:  # nbdev directives are not for readers
     if c.cell_type == 'code':
         c.source = '\n'.join(l for l in c.source.splitlines() if not l.startswith('#|'))
