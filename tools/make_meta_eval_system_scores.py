@@ -8,7 +8,11 @@ system_scores.<DATASET>.tsv (run them in parallel, then concatenate: header once
 
 Metrics: `textmetrics_edu.METRICS` bleu, chrf, ter, meteor, rouge1, rouge2, rougeL (corpus functions, default options,
 every reference of a segment), and wer where one reference per segment is used (the MT sets, against ref-A).
-CIDEr is not in the package yet (another engineer is writing it): add 'cider' to METRICS_USED when it lands.
+and cider-d / cider (`textmetrics_edu.cider.corpus_cider`, variant CIDEr-D as pycocoevalcap 1.2 and the original CIDEr,
+default 'caption' tokenizer, which gives the same THumB system scores as pycocoevalcap's PTB tokens) on THumB only (a
+captioning metric: its IDF is over images). Added to an existing table without recomputing the rest:
+    TME_METRICS=cider-d,cider PYTHONPATH=. python tools/make_meta_eval_system_scores.py /path/to/shared/data thumb_mscoco
+    tail -n +2 tests/data/meta_eval/system_scores.thumb_mscoco.cider-d_cider.tsv >> tests/data/meta_eval/system_scores.tsv
 Human system scores: WMT22 ru-en DA raw and z (organisers' system averages), WMT21 en-de MQM (mean over 527 segments),
 SummEval expert means (coherence, consistency, fluency, relevance, their mean `human_score`) and crowd (turker) mean of the
 four dimensions (NaN-free systems only), THumB mean `human_score`, P and R. Takes a few minutes (METEOR, TER).
@@ -25,7 +29,7 @@ import textmetrics_edu as tme
 root = Path(sys.argv[1] if len(sys.argv) > 1 else '/work/shared/data')
 only = sys.argv[2:]
 out = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'meta_eval'
-METRICS_USED = ['bleu', 'chrf', 'ter', 'meteor', 'rouge1', 'rouge2', 'rougeL', 'wer']  # 'cider' when it lands
+METRICS_USED = ['bleu', 'chrf', 'ter', 'meteor', 'rouge1', 'rouge2', 'rougeL', 'wer', 'cider-d', 'cider']
 if os.environ.get('TME_METRICS'): METRICS_USED = os.environ['TME_METRICS'].split(',')  # a subset, e.g. to run in parallel
 
 
@@ -65,6 +69,7 @@ with open(out / ('system_scores.tsv' if not only else f"system_scores.{'_'.join(
         if only and ds not in only: continue
         for m in METRICS_USED:
             if m == 'wer' and ds in ('summeval', 'thumb_mscoco'): continue  # multi-reference sets: WER does not apply
+            if m.startswith('cider') and ds != 'thumb_mscoco': continue  # CIDEr(-D) is an image-captioning metric
             t = time.time()
             for s, (h, r) in systems.items(): w.writerow([ds, s, m, f"{score(m, h, r):.10g}"])
             print(ds, m, f"{time.time() - t:.1f}s", file=sys.stderr, flush=True)
