@@ -1,7 +1,7 @@
 """Every intended picture of the course is a picture: on the built site (`_docs/*.html`) and in the executed
 notebooks the site is made from (`_proc/*.ipynb`).
 
-Executes nothing itself: it uses the site that tests/test_site.py uses, built by the same fixture (tools/build_site.py
+Executes nothing itself: it uses the site that tests/test_site.py uses, built by the same fixture (tests/conftest.py) (tools/build_site.py
 runs when `_docs/` is missing or older than the notebooks). Two checks:
 
 * no page shows a bare `<Figure size ... with N Axes>` text (the repr of a matplotlib Figure that was returned
@@ -18,8 +18,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).parent))
-from test_site import site, _stale, DOCS, NBS  # noqa: E402,F401  (the shared, build-when-stale fixture)
+DOCS, NBS = ROOT / '_docs', ROOT / 'nbs'  # `site` (build _docs/ when stale) is the shared fixture of tests/conftest.py
 
 PROC = ROOT / '_proc'
 BARE = re.compile(r'&lt;Figure size|<Figure size')
