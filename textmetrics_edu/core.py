@@ -553,6 +553,7 @@ def corpus_fn(metric: Metric, doc: str = '', name: str | None = None) -> Callabl
     "A `corpus_x(hyps, refs, *, options...)` function for `metric`, with a real signature listing its options."
     def f(hyps, refs, **opts): return metric.corpus(hyps, refs, **opts)
     f.__name__ = f.__qualname__ = name or f"corpus_{metric.name}"
+    f.__module__ = getattr(metric.segment_stats, "__module__", __name__)  # the metric's module (docs, help, show_doc)
     f.__signature__ = _params(metric, [('hyps', Sequence[str]), ('refs', Sequence)], False)
     f.__doc__ = (doc or f"Corpus {metric.name}.") + (
         "\n\nhyps: one str per segment; refs[i]: the reference (str) or references (list of str) of segment i."
@@ -566,6 +567,7 @@ def sentence_fn(metric: Metric, doc: str = '', name: str | None = None) -> Calla
     "A `sentence_x(hyp, refs, *, options...)` function for `metric`, with a real signature listing its options."
     def f(hyp, refs, **opts): return metric.sentence(hyp, refs, **opts)
     f.__name__ = f.__qualname__ = name or f"sentence_{metric.name}"
+    f.__module__ = getattr(metric.segment_stats, "__module__", __name__)  # the metric's module (docs, help, show_doc)
     f.__signature__ = _params(metric, [('hyp', str), ('refs', str | Sequence[str])], True)
     f.__doc__ = (doc or f"Sentence-level {metric.name}.") + (
         "\n\nhyp: one hypothesis; refs: its reference (str) or references (list of str)."
