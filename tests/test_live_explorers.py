@@ -8,27 +8,18 @@ for every explorer type a new text and change each control, and require the HTML
 `textmetrics_edu.live.render_call(spec, values)` computed here in CPython, with no console error and no failed or
 external request. Screenshots before and after: /tmp/live_<page>_<k>_{before,after}.png.
 """
-import functools
-import http.server
 import json
 import os
-import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
+from conftest import DOCS, ROOT, needs_chromium
 from textmetrics_edu.live import render_call, site_explorer, SITE_EXPLORERS
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / '_docs'
-CHROMIUM = shutil.which('chromium') or ('/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None)
-ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync']
 HEAVY = ('numpy', 'scipy', 'matplotlib', 'ipywidgets', 'regex', 'nltk', 'pandas', 'sklearn')
 READY_TIMEOUT_MS = 240_000  # the runtime: ~13 MB to compile and start; generous for a loaded 2-core machine
 RENDER_TIMEOUT_MS = 60_000
@@ -127,88 +118,10 @@ def test_cider_data_in_the_browser_zip(browser_bundle):
 # ----------------------------------------------------------------------------------------------------------------
 # The browser
 # ----------------------------------------------------------------------------------------------------------------
-browser_only = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-
-
-def _stale() -> bool:
-    index = DOCS / 'index.html'
-    if not index.exists() or not (DOCS / '_static' / 'live' / 'explorers.js').exists(): return True
-    return any(not (DOCS / p).exists() for p in PAGES)
-
-
-@pytest.fixture(scope='module')
-def live_site():
-    "_docs/, built now (tools/build_site.py, a few minutes) if it lacks the live explorers"
-    if _stale():
-        r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT,
-                           capture_output=True, text=True)
-        assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
-    return DOCS
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a): pass
-
-
-@pytest.fixture(scope='module')
-def live_server(live_site):
-    "http://127.0.0.1:<free port>/ serving _docs/ (WebAssembly does not load from file://)"
-    httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(live_site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f'http://127.0.0.1:{httpd.server_address[1]}/'
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope='module')
-def live_browser():
-    "Debian's chromium, headless, driven by playwright (never downloads a browser)"
-    from playwright.sync_api import sync_playwright
-    os.environ.setdefault('PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1')
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope='module')
-def live_context(live_server, live_browser):
-    "One browser context for all pages (the HTTP cache then serves the runtime to the pages after the first)"
-    base = urlparse(live_server)
-    log = dict(blocked=[], failed=[], bad_status=[], errors=[])
-
-    def route(r):
-        u = urlparse(r.request.url)
-        if u.scheme in ('data', 'blob') or (u.hostname, u.port) == (base.hostname, base.port): r.continue_()
-        else:
-            log['blocked'].append(r.request.url)
-            r.abort()
-    ctx = live_browser.new_context(viewport={'width': 1300, 'height': 1000}, service_workers='block')
-    ctx.route('**/*', route)
-    ctx.tme_log = log
-    yield ctx
-    ctx.close()
-
-
-def _open(ctx, server, page_path):
-    log = ctx.tme_log
-    for v in log.values(): v.clear()
-    page = ctx.new_page()
-    page.on('console', lambda m: log['errors'].append(f'console.{m.type}: {m.text}') if m.type == 'error' else None)
-    page.on('pageerror', lambda e: log['errors'].append(f'page error: {e}'))
-    page.on('requestfailed', lambda r: log['failed'].append(f'{r.url} ({r.failure})')
-            if r.url not in log['blocked'] else None)
-    page.on('response', lambda r: log['bad_status'].append(f'{r.status} {r.url}') if r.status >= 400 else None)
-    t0 = time.time()
-    resp = page.goto(server + page_path, wait_until='domcontentloaded')
-    assert resp is not None and resp.ok, f'{page_path} did not load'
-    return page, t0
-
-
-def _problems(ctx):
-    log = ctx.tme_log
-    return ([f'blocked external request: {u}' for u in log['blocked']] + [f'failed request: {u}' for u in log['failed']]
-            + [f'HTTP {s}' for s in log['bad_status']] + log['errors'])
+# conftest.py's fixtures: `site` (rebuilt if stale, e.g. without _static/live/explorers.js), `site_server`, the run's one
+# `browser` (outside requests blocked by Chromium flags, no request interception) and `open_page` (a `Visit`: the page
+# waited on until ready, with every external, failed or >= 400 request and every console error recorded).
+browser_only = needs_chromium
 
 
 def _wait_ready(page, page_path):
@@ -281,35 +194,39 @@ def _check_root(page, root, label, shots):
 
 @browser_only
 @pytest.mark.parametrize('page_path', PAGES)
-def test_live_explorers_in_browser(live_site, live_server, live_context, page_path):
-    if not (live_site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
-    page, t0 = _open(live_context, live_server, page_path)
-    try:
-        roots = page.locator('.tme-live')
-        assert roots.count() >= 1, f'{page_path}: no live explorer'
-        # the static picture is there before the runtime (and stays without JavaScript)
-        assert roots.first.locator('.tme-live-output').inner_text().strip()
-        _wait_ready(page, page_path)
-        ready_s = time.time() - t0
-        page.add_style_tag(content='.site-navbar { position: static !important; }')
-        for k in range(roots.count()):
-            root = roots.nth(k)
-            root.scroll_into_view_if_needed()
-            _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=True)
-        assert _problems(live_context) == [], f'{page_path}:\n' + '\n'.join(_problems(live_context))
-        print(f'{page_path}: live after {ready_s:.1f} s, {roots.count()} explorer(s)')
-    finally:
-        page.close()
+def test_live_explorers_in_browser(site, open_page, page_path):
+    if not (site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
+    t0 = time.time()
+    visit = open_page(page_path, width=1300, height=1000)
+    page = visit.page
+    roots = page.locator('.tme-live')
+    assert roots.count() >= 1, f'{page_path}: no live explorer'
+    # the static picture is there (and stays without JavaScript)
+    assert roots.first.locator('.tme-live-output').inner_text().strip()
+    _wait_ready(page, page_path)
+    ready_s = time.time() - t0
+    page.add_style_tag(content='.site-navbar { position: static !important; }')
+    for k in range(roots.count()):
+        root = roots.nth(k)
+        root.scroll_into_view_if_needed()
+        _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=True)
+    assert visit.problems() == [], f'{page_path}:\n' + '\n'.join(visit.problems())
+    print(f'{page_path}: live after {ready_s:.1f} s, {roots.count()} explorer(s)')
 
 
 @browser_only
-def test_static_picture_without_javascript(live_site, live_server, live_browser):
+def test_static_picture_without_javascript(site_server, browser):
     "Without JavaScript each explorer shows the renderer's output for its initial values, controls disabled"
-    ctx = live_browser.new_context(java_script_enabled=False)
+    from urllib.parse import urlparse
+    origin = urlparse(site_server)
+    external = []
+    ctx = browser.new_context(java_script_enabled=False, service_workers='block')
     try:
-        ctx.route('**/*', lambda r: r.continue_() if r.request.url.startswith(live_server) else r.abort())
         page = ctx.new_page()
-        page.goto(live_server + 'live.html')
+        page.on('request', lambda r: external.append(r.url) if (urlparse(r.url).hostname, urlparse(r.url).port)
+                != (origin.hostname, origin.port) and urlparse(r.url).scheme not in ('data', 'blob', 'about') else None)
+        resp = page.goto(site_server + 'live.html', wait_until='load')
+        assert resp is not None and resp.ok, 'live.html did not load'
         roots = page.locator('.tme-live')
         by_spec = {json.dumps(site_explorer(n).spec, sort_keys=True): n for n in SITE_EXPLORERS}
         names = [by_spec.get(roots.nth(k).get_attribute('data-spec')) for k in range(roots.count())]
@@ -324,5 +241,6 @@ def test_static_picture_without_javascript(live_site, live_server, live_browser)
                 site_explorer(name).render())
             assert same, name
         page.screenshot(path='/tmp/live_nojs.png')
+        assert external == [], f'live.html without JavaScript asked for outside URLs: {external}'
     finally:
         ctx.close()
