@@ -14,9 +14,9 @@ from typing import Hashable, Sequence
 
 from .core import MetricInputError, MetricResult, make_signature, _fmt
 # the engine (long inputs in linear memory, see "Under the hood"); wer and ter import these names from here
-from .edit_distance_engine import (align_bitparallel, align_codes, ops_from_codes, levenshtein_distance,
-                                                  reference_masks, paused_gc, hyyro_columns, last_column, is_alignment,
-                                                  _LRU, _REFERENCE_MASKS, _Masks, _pattern_masks, _window)
+from .edit_distance_engine import (
+    align_bitparallel, align_codes, ops_from_codes, levenshtein_distance, reference_masks, paused_gc, hyyro_columns,
+    last_column, is_alignment, _LRU, _REFERENCE_MASKS, _Masks, _pattern_masks, _window)
 
 # %% auto #0
 __all__ = ['MATRIX_MAX_CELLS', 'levenshtein_matrix', 'backtrace', 'common_affix', 'backtrace_rapidfuzz', 'EditDistanceResult',
@@ -155,9 +155,12 @@ def edit_distance(a: str | Sequence,  # A, the reference (str or sequence of has
                   sub_cost: float = 1, ins_cost: float = 1, del_cost: float = 1,  # operation costs (>= 0)
                   algorithm: str = 'auto',  # 'auto', 'matrix' (full DP, O(nm) memory) or 'bit-parallel' (unit costs, linear memory)
                  ) -> EditDistanceResult:  # distance, counts, alignment; `.algorithm` says which ran
-    """Levenshtein distance and alignment of `a` -> `b`. Unit costs reproduce rapidfuzz 3.14 / jiwer 4's alignment;
-    'auto' takes the full matrix for small inputs (it is kept in the result) and the linear-memory bit-parallel path
-    (with Hirschberg splits for large blocks) otherwise."""
+    """Levenshtein distance and alignment of `a` -> `b` (Wagner and Fischer 1974; document 003's recurrence). A is
+    transformed into B: a deletion removes an item of `a`, so for ASR pass the reference first (the named exception to
+    "hypotheses first", see above). Unit costs reproduce rapidfuzz 3.14 / jiwer 4's alignment; 'auto' takes the full
+    matrix up to `MATRIX_MAX_CELLS` cells (kept in the result) and the engine's linear-memory path otherwise.
+    Raises `MetricInputError` for a None/non-sequence/unhashable input, a negative or NaN cost, an unknown `level` or
+    `algorithm`, or `algorithm='bit-parallel'` with weighted costs. Inputs are not modified."""
     _check_seq(a, 'a'); _check_seq(b, 'b')
     for c, n in ((sub_cost, 'sub_cost'), (ins_cost, 'ins_cost'), (del_cost, 'del_cost')): _check_cost(c, n)
     if algorithm not in ('auto', 'matrix', 'bit-parallel'):
