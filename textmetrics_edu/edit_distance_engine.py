@@ -201,10 +201,16 @@ def _recover_long(a, b, vps, ws, out, off=0, stats=None):
     out.append(''.join(rev))
 
 
+_common_affix = None  # the lesson's `common_affix`, bound at the first call (the lesson module imports this one)
+
+
 def _affix(a, b):
-    "The lesson's `common_affix`: the lengths of the common prefix and suffix (imported lazily: the lesson imports this module)."
-    from textmetrics_edu.edit_distance import common_affix
-    return common_affix(a, b)
+    "The lengths of the common prefix and suffix of `a` and `b`: the lesson's `common_affix`, imported once, lazily."
+    global _common_affix
+    if _common_affix is None:
+        from textmetrics_edu.edit_distance import common_affix
+        _common_affix = common_affix
+    return _common_affix(a, b)
 
 
 _RECORD_BYTES = 1024 * 1024  # rapidfuzz records a block's bit matrix below this size (bytes), and splits above
