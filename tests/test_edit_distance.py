@@ -1,6 +1,12 @@
-"Edit distance: differential against jiwer/rapidfuzz (random and long inputs), metric properties, memory on long inputs."
+"""Edit distance: differential against jiwer/rapidfuzz (random and long inputs), engine == lesson (property tests),
+metric properties, memory on long inputs, one long side (issue 9), hypotheses-first deprecations."""
+import collections
+import contextlib
+import os
 import random
+import time
 import tracemalloc
+import warnings
 
 import jiwer
 import pytest
@@ -9,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 from textmetrics_edu import edit_distance, levenshtein_matrix
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.edit_distance import align_bitparallel, backtrace_rapidfuzz
+import textmetrics_edu.edit_distance_engine as engine
 
 seqs = st.lists(st.sampled_from('abcde'), max_size=30)
 
@@ -90,14 +97,14 @@ def test_weighted_and_bad_input():
 def test_explorer_widget_and_renderer():
     import matplotlib
     matplotlib.use('Agg')
-    from textmetrics_edu import alignment_explorer, render_explorer_html
-    ex = alignment_explorer('the cat sat on the mat', 'on the mat the cat sat')
+    from textmetrics_edu import alignment_explorer, render_alignment_html
+    ex = alignment_explorer(hyp='on the mat the cat sat', ref='the cat sat on the mat')
     assert 'TER 0.1667' in ex.output.value and '<img' in ex.output.value
     ex.controls['hyp'].value = 'the cat sat on the mat'
     assert 'WER 0.0000' in ex.output.value
     ex.controls['level'].value = 'char'
     assert 'CER 0.0000' in ex.output.value
-    assert '&lt;script&gt;' in render_explorer_html('<script>x</script>', 'y', plot=False)
+    assert '&lt;script&gt;' in render_alignment_html('y', '<script>x</script>', plot=False)
 
 
 @settings(max_examples=500, deadline=None)
@@ -108,3 +115,141 @@ def test_distance_alone_and_operation_codes(a, b):
     codes, _ = align_codes(a, b)
     assert ops_from_codes(codes) == align_bitparallel(a, b)[0]
     assert len(codes) - codes.count('C') == levenshtein_distance(a, b)
+
+
+# --- engine == lesson (issue 13) ---------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def engine_thresholds(**values):
+    "Set engine module thresholds (e.g. _LONG_COLUMN=0) for the block, restored after (hypothesis forbids monkeypatch)."
+    saved = {k: getattr(engine, k) for k in values}
+    try:
+        for k, v in values.items(): setattr(engine, k, v)
+        yield
+    finally:
+        for k, v in saved.items(): setattr(engine, k, v)
+
+
+def is_optimal_alignment(a, b, ops, distance):
+    return engine.is_alignment(a, b, ops) and sum(op != 'C' for op, _, _ in ops) == distance
+
+
+medium = st.lists(st.sampled_from('abcd'), max_size=120)
+
+
+@settings(max_examples=300, deadline=None)
+@given(medium, medium)
+def test_engine_equals_lesson(a, b):
+    """The engine's alignment is the lesson's (`backtrace_rapidfuzz` on `levenshtein_matrix`) on every drawn pair, also
+    with every column walked run-at-a-time; forced Hirschberg splits give an optimal alignment of the same distance."""
+    D = levenshtein_matrix(a, b)
+    lesson = backtrace_rapidfuzz(D, a, b)
+    assert engine.ops_from_codes(engine.align_codes(a, b)[0]) == lesson
+    assert engine.levenshtein_distance(a, b) == D[-1][-1]
+    with engine_thresholds(_LONG_COLUMN=0):
+        assert engine.ops_from_codes(engine.align_codes(a, b)[0]) == lesson
+    with engine_thresholds(_LONG_COLUMN=0, _RECORD_BYTES=0):
+        codes, info = engine.align_codes(a, b)
+        assert is_optimal_alignment(a, b, engine.ops_from_codes(codes), D[-1][-1])
+    r = edit_distance(a, b, level='tokens')
+    assert (r.distance, list(r.ops)) == (D[-1][-1], lesson)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from('abcdefgh'), max_size=300))
+def test_pattern_masks_long_path(a):
+    "The byte-buffer masks (long sequences) equal the OR-ed ones."
+    short = engine._pattern_masks(a)
+    with engine_thresholds(_SHORT_PATTERN=0):
+        assert engine._pattern_masks(a) == short
+
+
+# --- one side long, the other short (issue 9: 52 s for 10^6 characters against 2) -------------------------------
+
+def rapidfuzz_ops(a, b):
+    from rapidfuzz.distance import Levenshtein
+    name = {'replace': 'S', 'delete': 'D', 'insert': 'I'}
+    return [(name[t], i if t != 'insert' else None, j if t != 'delete' else None) for t, i, j in Levenshtein.editops(a, b)]
+
+
+@pytest.mark.parametrize('b', ['xy', 'qu', 'fox'])
+def test_one_long_side_is_linear(b):
+    """200,000 characters against 2-3: the backtrace walks a run of deletions at once (iterations counted, not
+    timed), and the operations are rapidfuzz's, position for position."""
+    a = 'the quick brown fox jumps ' * 8000
+    codes, info = engine.align_codes(a, b)
+    assert info['long_steps'] <= 2 * len(b) + 2, info  # was one iteration per deleted character (208,000)
+    assert info['splits'] == 0
+    r = edit_distance(a, b, level='char')
+    assert r.algorithm == 'bit-parallel'
+    assert [o for o in r.ops if o[0] != 'C'] == rapidfuzz_ops(a, b)
+    rb = edit_distance(b, a, level='char')  # the other way round: short columns, linear already
+    assert (rb.hits, rb.substitutions, rb.deletions, rb.insertions) == (r.hits, r.substitutions, r.insertions, r.deletions)
+
+
+def test_one_long_side_with_splits():
+    "100,000 characters against 60: Hirschberg splits over long columns, the walk still a handful of runs per column."
+    rnd = random.Random(3)
+    a = ''.join(rnd.choice('abcde ') for _ in range(100_000))
+    b = ''.join(rnd.choice('abc') for _ in range(60))
+    codes, info = engine.align_codes(a, b)
+    assert info['splits'] > 0 and info['long_steps'] <= 20 * len(b), info
+    ops = engine.ops_from_codes(codes)
+    assert [o for o in ops if o[0] != 'C'] == rapidfuzz_ops(a, b) and engine.is_alignment(a, b, ops)
+    b_ops = engine.ops_from_codes(engine.align_codes(b, a)[0])  # the other way round: a short pattern, a long text
+    assert [o for o in b_ops if o[0] != 'C'] == rapidfuzz_ops(b, a)
+
+
+@pytest.mark.parametrize('n1, n2, vocab', [(300, 20000, 'ab'), (300, 20000, 'abcdefghij'), (100, 60000, 'abcd'),
+                                           (6000, 1000, 'abcd'), (1500, 4000, 'abcdefghijklmnop'), (2000, 2500, 'ab')])
+def test_split_operations_are_rapidfuzz(n1, n2, vocab):
+    """Where rapidfuzz splits (Hirschberg), the operations are its own, position for position, also when the pattern
+    is short and the text long (its split may be row 0: excluding that row gave other, equally cheap, operations)."""
+    rnd = random.Random(n1 * 7 + n2)
+    a, b = [rnd.choice(vocab) for _ in range(n1)], [rnd.choice(vocab) for _ in range(n2)]
+    codes, info = engine.align_codes(a, b)
+    assert info['splits'] > 0
+    assert [o for o in engine.ops_from_codes(codes) if o[0] != 'C'] == rapidfuzz_ops(a, b)
+
+
+@pytest.mark.skipif(not os.environ.get('TME_SLOW'), reason='the timed 10^6-character case; run with TME_SLOW=1')
+def test_million_against_two_under_20s():
+    a = ''.join(random.Random(0).choice('abcdefghij ') for _ in range(10**6))
+    t0 = time.perf_counter()
+    r = edit_distance(a, 'ab', level='char')
+    assert time.perf_counter() - t0 < 20  # 52 s before the fix, about 1 s after
+    assert [o for o in r.ops if o[0] != 'C'] == rapidfuzz_ops(a, 'ab')
+
+
+# --- hypotheses first: deprecated orders keep working, with a warning (issue 9) ----------------------------------
+
+def test_render_alignment_positional_options_deprecated():
+    from textmetrics_edu.edit_distance import render_alignment
+    r = edit_distance('the cat sat', 'the dog sat')
+    with pytest.warns(DeprecationWarning, match='keyword'):
+        old = render_alignment(r.a, r.b, r.ops, 'html')
+    assert old == render_alignment(r.a, r.b, r.ops, fmt='html')
+    with pytest.warns(DeprecationWarning):
+        assert render_alignment(r.a, r.b, r.ops, 'text', 0, '|') == render_alignment(r.a, r.b, r.ops, width=0, sep='|')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # the keyword form warns nothing
+        render_alignment(r.a, r.b, r.ops, fmt='text')
+
+
+def test_explorer_old_orders_deprecated():
+    import matplotlib
+    matplotlib.use('Agg')
+    from textmetrics_edu.alignment_explorer import alignment_explorer, render_explorer_html, render_alignment_html
+    ref, hyp = 'the cat sat on the mat', 'the cat sat'
+    with pytest.warns(DeprecationWarning, match='render_alignment_html'):
+        assert render_explorer_html(ref, hyp, plot=False) == render_alignment_html(hyp, ref, plot=False)
+    with pytest.warns(DeprecationWarning, match='hyp='):
+        ex = alignment_explorer(ref, hyp)  # the old positional order: reference first
+    assert ex.controls['hyp'].value == hyp and ex.controls['refs'].value == ref
+    assert 'D 3' in ex.output.value  # three reference words missing: deletions, not insertions
+    with pytest.warns(DeprecationWarning):
+        ex = alignment_explorer(ref)
+    assert ex.controls['refs'].value == ref
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        alignment_explorer(hyp=hyp, ref=ref)

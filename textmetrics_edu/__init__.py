@@ -52,7 +52,7 @@ _lazy('rouge', 'corpus_rouge', 'sentence_rouge', 'rouge_statistics', 'rouge_toke
 _lazy('wer', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer', 'sentence_mer', 'corpus_wil',
       'sentence_wil', 'corpus_wip', 'sentence_wip', 'WERResult', 'Normalizer', 'sclite_score')
 _lazy('ter', 'corpus_ter', 'sentence_ter', 'translation_edit_rate', 'tercom_tokenize', 'TERResult')
-_lazy('alignment_explorer', 'alignment_explorer', 'render_explorer_html', 'plot_dp_matrix')
+_lazy('alignment_explorer', 'alignment_explorer', 'render_alignment_html', 'render_explorer_html', 'plot_dp_matrix')
 _lazy('meteor', 'corpus_meteor', 'sentence_meteor', 'meteor_align', 'load_wordnet', 'MeteorResult',
       'WordNetMissingError')
 _lazy('live', 'live_explorer')
