@@ -166,7 +166,7 @@ def _site_explorers() -> dict:
     from textmetrics_edu.chrf import render_chrf_html
     from textmetrics_edu.rouge import render_rouge_html, ROUGE_TOKENIZERS
     from textmetrics_edu.meteor import render_meteor_html
-    from textmetrics_edu.alignment_explorer import render_explorer_html
+    from textmetrics_edu.alignment_explorer import render_alignment_html
     from textmetrics_edu.diversity import render_distinct_html
     from textmetrics_edu.perplexity import render_distribution_html
     from textmetrics_edu.burstiness import render_burstiness_html
@@ -194,8 +194,8 @@ def _site_explorers() -> dict:
             note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '
                  'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).'),
         alignment=lambda: live_explorer(
-            render_explorer_html, Text('the cat sat on the mat', 'reference'),
-            Text('on the mat the cat sat down', 'hypothesis'), level=Choice('word', ['word', 'char'], 'level'),
+            render_alignment_html, Text('on the mat the cat sat down', 'hypothesis'),
+            Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'),
             plot=Fixed('html')),
         distinct=lambda: live_explorer(
             render_distinct_html, Lines(['I do not know.', 'I do not know what you mean.', 'That is a great question!',
