@@ -97,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_arguments(cp)
     return p
 
+# %% ../nbs/90_cli.ipynb #5e9769ff
+# the classification metrics' flags before they moved onto the protocol (now --classification-average, ...)
+LEGACY_FLAGS.update({'--average': ('average', dict(choices=('binary', 'micro', 'macro', 'weighted'))),
+                     '--pos-label': ('pos_label', dict()), '--zero-division': ('zero_division', dict())})
+
 # %% ../nbs/90_cli.ipynb #a9b24442
 def _set(args, flag):
     v = getattr(args, _dest(flag), None)
