@@ -343,7 +343,8 @@ def _cider_preprocess(text: str, o: dict) -> tuple[str, ...]:
 
 def _cider_prepare(refs, o: dict, refs_name: str = 'refs') -> list:
     "The protocol's `prepare_refs`, once per corpus: `prepare_references`, split per image into (tokens, vectors, corpus)."
-    p = prepare_references(tuple(refs), tokenize=o['tokenize'], n=o['n'], tf=o['tf'], length=o['length'],
+    refs = tuple((r,) if isinstance(r, str) else tuple(r) for r in refs)  # hashable, for the cache
+    p = prepare_references(refs, tokenize=o['tokenize'], n=o['n'], tf=o['tf'], length=o['length'],
                            allow_empty=o['allow_empty'], refs_name=refs_name)
     return [(t, v, p.corpus) for t, v in zip(p.tokens, p.vectors)]
 
