@@ -18,7 +18,7 @@ from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   check_refs, make_signature, text_explorer, Metric, Option, register_corpus_level, detail,
-                                  n_refs_label)
+                                  n_refs_label, SegmentRefs)
 
 # %% auto #0
 __all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'CIDER_OPTIONS', 'CIDER_BASE', 'CIDER_D', 'CIDER', 'tokenize_caption',
@@ -521,7 +521,7 @@ def render_cider_html(hyp: str,  # the candidate caption
         if n_other == 0:
             raise MetricInputError("`n_other` is 0: with 1 image every IDF is log(1/1) = 0 and CIDEr is 0 whatever "
                                    "the caption; add at least 1 other image to the batch")
-        res = sentence_cider(hyp, refs, corpus_refs=other[:n_other], **kw)
+        res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     im = res.images[0]
@@ -548,7 +548,7 @@ def render_cider_html(hyp: str,  # the candidate caption
     svg = ''
     if curve:
         xs = list(range(1, len(other) + 1))
-        ys = [float(sentence_cider(hyp, refs, corpus_refs=other[:k], **kw)) for k in xs]
+        ys = [float(sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:k]), **kw)) for k in xs]
         svg = f"<p>{e(res.name)} against the number of other images in the batch (dot: now)</p>{_svg_curve(xs, ys, n_other)}"
     return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
 
