@@ -310,5 +310,8 @@ def test_cli_namespaced_flags_and_no_segments(tmp_path, capsys):
         _same(m['f1']['score'], skm.f1_score(g, p, average='macro', labels=['cat', 'dog'], zero_division=0))
         assert main(args + ['--metrics', 'accuracy', '--segments']) == 2
         assert 'no sentence-level score' in capsys.readouterr().err
+        assert main(args + ['--metrics', 'f1', '--average', 'weighted', '--zero-division', '0']) == 0  # the old flags
+        cap = capsys.readouterr()
+        assert '--average is deprecated' in cap.err and f"{skm.f1_score(g, p, average='weighted', zero_division=0):.4f}" in cap.out
         with pytest.raises(SystemExit): main(args + ['--metrics', 'accuracy', '--classification-average', 'mean'])
         assert "invalid choice: 'mean'" in capsys.readouterr().err
