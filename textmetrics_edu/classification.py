@@ -578,10 +578,10 @@ def _clf_check(o: dict, name: str):
     if o['labels'] is not None:
         labels = check_labels(o['labels'], 'labels')
         if len(set(labels)) != len(labels): raise MetricInputError(f"`labels` has duplicates: {list(labels)!r:.80}")
-        o['labels'] = labels
 
 
 def _clf_options(average: str) -> tuple:
+    "The options of the three specs. `pos_label`, `labels` and `zero_division` have no `core` type ('label', 'labels',\n    'zero_division' are names only): `_clf_check` and the stage functions check them."
     return (Option('average', str, average, "'binary' (pos_label only), 'micro', 'macro' or 'weighted' "
                    "(for accuracy and MCC it sets only the P/R/F fields)", choices=('binary', 'micro', 'macro', 'weighted')),
             Option('pos_label', 'label', 1, "the positive class of average='binary' (on the command line a str)"),
