@@ -289,3 +289,79 @@ def test_explorer_and_renderer():
     assert ex.output.value != before and '|I| = 21' in ex.output.value
     ex.controls['variant'].value = 'cider'
     assert 'CIDEr = ' in ex.output.value
+
+
+# --- the metric protocol: cider and cider-d are `core.Metric` specs ------------------------------------------------
+from textmetrics_edu.core import Metric, get_metric, cli_options, METRICS
+from textmetrics_edu.cider import CIDER, CIDER_D, CIDER_BASE
+
+
+def test_protocol_specs_and_namespaced_flags():
+    for name, variant in [('cider', 'cider'), ('cider-d', 'cider-d')]:
+        m = get_metric(name)
+        assert isinstance(m, Metric) and m is (CIDER if name == 'cider' else CIDER_D)
+        assert m.fixed == {'variant': variant} and m.aggregate == 'mean' and m.prepare_refs is not None
+        assert METRICS[name].sentence_fn is None  # an image has a score only within its corpus
+        flags = {o.flag for o in cli_options(m)}
+        assert {'--cider-tokenize', '--cider-sigma', '--cider-n', '--cider-tf', '--cider-unseen-idf', '--cider-length',
+                '--cider-factor', '--cider-allow-empty'} == flags
+
+
+@pytest.mark.parametrize('opts, msg', [(dict(sigma=0), '`sigma`'), (dict(n=True), '`n`'), (dict(tokenize='13a'), '`tokenize`'),
+                                       (dict(sigam=3), 'did you mean `sigma`'), (dict(variant='cider'), 'fixed'),
+                                       (dict(factor=float('inf')), '`factor`'), (dict(allow_empty=1), '`allow_empty`')])
+def test_protocol_bad_options_name_the_option(opts, msg):
+    with pytest.raises(MetricInputError) as e: CIDER_D.opts(opts)
+    assert msg in str(e.value)
+    with pytest.raises(MetricInputError, match='1 image'): CIDER_D.sentence('a dog', ['a dog runs'])
+
+
+def test_protocol_stages_equal_corpus_cider(thumb):
+    hyps, refs = thumb['systems']['Human'][:40], thumb['refs'][:40]
+    res = corpus_cider(hyps, refs)
+    m = get_metric('cider-d')
+    assert float(m.corpus(hyps, refs)) == float(res) and m.corpus(hyps, refs).segment_scores == res.segment_scores
+    o = m.opts({})
+    rows = m.stats(tuple(hyps), refs, o)
+    assert [r.score_sum for r in rows] == list(res.segment_scores)
+
+
+def test_paired_test_and_bootstrap_cider_d(thumb):
+    from textmetrics_edu.significance import paired_test, bootstrap_ci, stats_matrix
+    base, sys_, refs = thumb['systems']['Human'], thumb['systems']['VinVL-large'], thumb['refs']
+    M = stats_matrix(sys_, refs, 'cider-d')
+    assert M.shape == (250, 5) and np.allclose(M[:, 0], corpus_cider(sys_, refs).segment_scores, atol=0)
+    r = paired_test(base, sys_, refs, metric='cider-d', n_samples=200)
+    assert abs(r.score - float(corpus_cider(sys_, refs))) < 1e-12
+    assert abs(r.baseline_score - float(corpus_cider(base, refs))) < 1e-12
+    assert r.p_value < 0.05 and r.signature.startswith('paired-bs-cider-d|')
+    ar = paired_test(base, sys_, refs, metric='cider', test='ar', n_samples=200, sigma=4.0)
+    assert abs(ar.score - float(corpus_cider(sys_, refs, variant='cider'))) < 1e-12
+    mean, ci = bootstrap_ci(sys_, refs, metric='cider-d', n_samples=100)
+    assert abs(mean - float(corpus_cider(sys_, refs))) < 3 * ci
+
+
+def test_cli_segments_explain_tsv_json_on_thumb(thumb, tmp_path, capsys):
+    from textmetrics_edu.cli import main
+    n = 60
+    (tmp_path / 'Human.txt').write_text('\n'.join(thumb['systems']['Human'][:n]) + '\n', encoding='utf-8')
+    rfiles = []
+    for k in range(4):
+        rfiles.append(str(tmp_path / f'ref{k}.txt'))
+        (tmp_path / f'ref{k}.txt').write_text('\n'.join(r[k] for r in thumb['refs'][:n]) + '\n', encoding='utf-8')
+    refs = [r[:4] for r in thumb['refs'][:n]]
+    res_d, res = corpus_cider(thumb['systems']['Human'][:n], refs), corpus_cider(thumb['systems']['Human'][:n], refs, variant='cider')
+    base = ['score', str(tmp_path / 'Human.txt'), '-r', *rfiles, '--metrics', 'cider,cider-d', '--segments']
+    assert main(base + ['--format', 'json', '--explain', '4']) == 0
+    m = json.loads(capsys.readouterr().out)['systems'][0]['metrics']
+    assert m['cider-d']['score'] == float(res_d) and m['cider-d']['segments'] == list(res_d.segment_scores)
+    assert m['cider']['segments'] == list(res.segment_scores)
+    assert m['cider-d']['explain'] == res_d.explain(3) and 'length penalty' in m['cider-d']['explain']
+    assert main(base + ['--format', 'tsv']) == 0
+    rows = [l.split('\t') for l in capsys.readouterr().out.splitlines()]
+    assert rows[0] == ['system', 'metric', 'segment', 'score'] and len(rows) == 1 + 2 * (n + 1)
+    assert rows[1][:3] == ['Human', 'cider', 'corpus'] and float(rows[2][3]) == res.segment_scores[0]
+    assert main(base + ['--cider-sigma', '3', '--cider-length', 'words']) == 0
+    out = capsys.readouterr().out
+    assert f"{float(corpus_cider(thumb['systems']['Human'][:n], refs, sigma=3.0, length='words')):.4f}" in out
+    assert 'length:words' in out and 'per segment:' in out

@@ -222,3 +222,96 @@ def test_numpy_inputs():
         pos = g[0]
         _same(corpus_f1(p, g, pos_label=pos).score, skm.f1_score(g, p, pos_label=pos))
         _same(corpus_mcc(p, g).score, skm.matthews_corrcoef(g, p))
+
+
+# --- the metric protocol: accuracy, f1 and mcc are `core.Metric` specs ---------------------------------------------
+from textmetrics_edu.core import Metric, get_metric, cli_options
+from textmetrics_edu.significance import paired_test, stats_matrix
+
+
+def test_protocol_specs_and_namespaced_flags():
+    for name in ('accuracy', 'f1', 'mcc'):
+        m = get_metric(name)
+        assert isinstance(m, Metric) and m.name == name and m.aggregate == 'sum' and not m.multi_ref
+        flags = {o.flag for o in cli_options(m)}
+        assert flags == {'--classification-average', '--classification-pos-label', '--classification-labels',
+                         '--classification-zero-division'}
+
+
+@pytest.mark.parametrize('name, opts, msg', [
+    ('f1', dict(average='samples'), '`average`'), ('f1', dict(avg='macro'), 'unknown option `avg`'),
+    ('f1', dict(zero_division='nan'), '`zero_division`'), ('accuracy', dict(labels=['a', 'a']), 'duplicates'),
+    ('mcc', dict(labels='a b'), '`labels`'), ('f1', dict(average=None), '`average`')])
+def test_protocol_bad_options_name_the_option(name, opts, msg):
+    with pytest.raises(MetricInputError) as e: get_metric(name).opts(opts)
+    assert msg in str(e.value)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from('abc'), st.sampled_from('abcd')), min_size=1, max_size=25),
+       st.sampled_from(['binary', 'micro', 'macro', 'weighted']), st.sampled_from([0, 1, np.nan]))
+def test_counts_of_the_protocol_equal_the_corpus_functions(pairs, average, zd):
+    """Per-example counts summed and scored by the spec (what the significance tests resample) equal the corpus
+    functions, for every measure and average the layout allows."""
+    pred, gold = [p for p, g in pairs], [g for p, g in pairs]
+    for name, fn in [('accuracy', corpus_accuracy), ('f1', corpus_f1), ('mcc', corpus_mcc)]:
+        kw = dict(average=average, zero_division=zd, pos_label='a')
+        if average != 'binary' or name == 'mcc': kw['labels'] = ['a', 'b', 'c', 'd']
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            try: theirs = float(fn(pred, gold, **kw))
+            except MetricInputError: continue  # e.g. 'binary' with three classes: the corpus function refuses
+            m = get_metric(name)
+            o = m.opts(kw)
+            stats = m.stats(tuple(pred), tuple((g,) for g in gold), o)
+            total = stats[0]
+            for s in stats[1:]: total = total + s
+            _same(float(m.score(total, o, signature='', n_segments=len(pred))), theirs)
+
+
+def test_paired_test_accuracy_and_f1():
+    rng = np.random.default_rng(0)
+    gold = [str(x) for x in rng.integers(0, 3, 60)]
+    base = [g if rng.random() < 0.6 else str(rng.integers(0, 3)) for g in gold]
+    sys_ = [g if rng.random() < 0.8 else str(rng.integers(0, 3)) for g in gold]
+    r = paired_test(base, sys_, gold, metric='accuracy', n_samples=200)
+    _same(r.score, skm.accuracy_score(gold, sys_)); _same(r.baseline_score, skm.accuracy_score(gold, base))
+    assert 0 < r.p_value <= 1 and 'paired-bs-accuracy' in r.signature
+    r = paired_test(base, sys_, gold, metric='f1', labels=['0', '1', '2'], zero_division=0, test='ar', n_samples=200)
+    _same(r.score, skm.f1_score(gold, sys_, average='macro', zero_division=0))
+    bg, bb, bs = ([str(int(x == '1')) for x in v] for v in (gold, base, sys_))
+    r = paired_test(bb, bs, bg, metric='f1', average='binary', pos_label='1', n_samples=100)
+    _same(r.score, skm.f1_score(bg, bs, pos_label='1'))
+    r = paired_test(base, sys_, gold, metric='mcc', labels=['0', '1', '2'], n_samples=100)
+    _same(r.score, skm.matthews_corrcoef(gold, sys_))
+    assert stats_matrix(sys_, gold, 'accuracy').shape == (60, 2)
+    with pytest.raises(MetricInputError, match='labels'): paired_test(base, sys_, gold, metric='f1', n_samples=10)
+    with pytest.raises(MetricInputError, match='labels'): paired_test(base, sys_, gold, metric='mcc', n_samples=10)
+    with pytest.raises(MetricInputError, match='not in `labels`'):
+        paired_test(base, sys_, gold, metric='mcc', labels=['0', '1'], n_samples=10)
+
+
+def test_cli_namespaced_flags_and_no_segments(tmp_path, capsys):
+    from textmetrics_edu.cli import main
+    (tmp_path / 'p.txt').write_text('cat\ndog\ndog\ncat\ndog\ncat\n'); (tmp_path / 'g.txt').write_text('cat\ncat\ndog\ndog\npig\ncat\n')
+    g, p = 'cat cat dog dog pig cat'.split(), 'cat dog dog cat dog cat'.split()
+    args = ['score', str(tmp_path / 'p.txt'), '-r', str(tmp_path / 'g.txt')]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        (tmp_path / 'b.txt').write_text('cat\ndog\ndog\ncat\ndog\ncat\n'); (tmp_path / 'bg.txt').write_text('cat\ncat\ndog\ndog\ndog\ncat\n')
+        assert main(['score', str(tmp_path / 'b.txt'), '-r', str(tmp_path / 'bg.txt'), '--metrics', 'f1',
+                     '--classification-average', 'binary', '--classification-pos-label', 'dog', '--format', 'tsv']) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[0] == 'system\tmetric\tsegment\tscore' and out[1].startswith('b\tf1\tcorpus\t')
+        _same(float(out[1].split('\t')[3]), skm.f1_score('cat cat dog dog dog cat'.split(), p, pos_label='dog'))
+        assert main(args + ['--metrics', 'f1', '--classification-labels', 'cat,dog', '--classification-zero-division',
+                            '0', '--format', 'json']) == 0
+        m = json.loads(capsys.readouterr().out)['systems'][0]['metrics']
+        _same(m['f1']['score'], skm.f1_score(g, p, average='macro', labels=['cat', 'dog'], zero_division=0))
+        assert main(args + ['--metrics', 'accuracy', '--segments']) == 2
+        assert 'no sentence-level score' in capsys.readouterr().err
+        assert main(args + ['--metrics', 'f1', '--average', 'weighted', '--zero-division', '0']) == 0  # the old flags
+        cap = capsys.readouterr()
+        assert '--average is deprecated' in cap.err and f"{skm.f1_score(g, p, average='weighted', zero_division=0):.4f}" in cap.out
+        with pytest.raises(SystemExit): main(args + ['--metrics', 'accuracy', '--classification-average', 'mean'])
+        assert "invalid choice: 'mean'" in capsys.readouterr().err

@@ -173,3 +173,39 @@ def test_paired_test_meteor_mean_aggregation():
     from textmetrics_edu.meteor import corpus_meteor
     r = paired_test(H * 3, S * 3, R * 3, metric='meteor', n_samples=30)
     assert abs(r.score - float(corpus_meteor(S * 3, R * 3))) < 1e-12 and 0 < r.p_value <= 1
+
+
+def test_cider_and_classification_are_protocol_specs():
+    "CIDEr, CIDEr-D, accuracy, F1 and MCC register `core.Metric` specs with namespaced flags (no `MetricSpec` of their own)."
+    from textmetrics_edu.core import cli_options
+    from textmetrics_edu.cli import build_parser
+    discover_metrics()
+    prefix = {'cider': 'cider', 'cider-d': 'cider', 'accuracy': 'classification', 'f1': 'classification',
+              'mcc': 'classification'}
+    help_ = build_parser()._subparsers._group_actions[0].choices['score'].format_help()
+    for name, p in prefix.items():
+        m = get_metric(name)
+        assert isinstance(m, Metric) and METRICS[name].metric is m and m.cli_prefix == p
+        assert all(o.flag.startswith(f'--{p}-') for o in cli_options(m)) and cli_options(m)
+        assert all(o.flag in help_ for o in cli_options(m))
+        with pytest.raises(MetricInputError, match='unknown option `beta`'): m.opts({'beta': 2})
+    from pathlib import Path
+    for mod in ("cider", "classification"):
+        src = (Path(__file__).parent.parent / 'textmetrics_edu' / f'{mod}.py').read_text()
+        assert 'MetricSpec' not in src and 'register_metric' not in src and 'CliOption' not in src
+
+
+def test_cli_cider_and_classification(tmp_path, capsys):
+    from textmetrics_edu.cli import main
+    from textmetrics_edu.cider import corpus_cider
+    (tmp_path / 'h.txt').write_text('a dog runs\na cat sleeps\n'); (tmp_path / 'r.txt').write_text('a dog running\na cat asleep\n')
+    assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '-m', 'cider-d,accuracy', '--segments',
+                 '--format', 'json', '--explain', '2']) == 2  # accuracy has no per-segment score
+    assert 'accuracy' in capsys.readouterr().err
+    assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '-m', 'cider-d,accuracy',
+                 '--format', 'json']) == 0
+    m = json.loads(capsys.readouterr().out)['systems'][0]['metrics']
+    assert m['cider-d']['score'] == float(corpus_cider(['a dog runs', 'a cat sleeps'], ['a dog running', 'a cat asleep']))
+    assert m['accuracy']['score'] == 0.0
+    assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '-m', 'bleu', '--cider-sigma', '2']) == 2
+    assert '--cider-sigma is an option of cider, cider-d' in capsys.readouterr().err

@@ -96,9 +96,13 @@ _sys.modules[__name__].__class__ = _Package
 
 # %% ../nbs/99_api.ipynb #9ea25c80
 # cider (nbs/03_cider.ipynb): public names
+_lazy('cider', 'corpus_cider', 'sentence_cider', 'CIDErResult', 'cider_explorer', 'tokenize_caption', 'CIDER', 'CIDER_D')
 
 # %% ../nbs/99_api.ipynb #1dd1381b
 # classification and GLUE/SuperGLUE (nbs/50_classification.ipynb, nbs/51_glue.ipynb): public names
+_lazy('classification', 'corpus_classification', 'corpus_accuracy', 'corpus_precision', 'corpus_recall',
+      'corpus_f1', 'corpus_fbeta', 'corpus_mcc', 'precision_recall_fscore_support', 'ClassificationResult',
+      'classification_explorer', 'ACCURACY', 'F1', 'MCC')
 
 # %% ../nbs/99_api.ipynb #192fe60e
 # mean opinion scores and rater agreement (nbs/60_mos.ipynb): public names

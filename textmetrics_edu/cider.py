@@ -11,21 +11,22 @@ import math
 import re
 import shutil
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  check_refs, make_signature, register_metric, MetricSpec, CliOption,
-                                  text_explorer)
+                                  check_refs, make_signature, text_explorer, Metric, Option, register_corpus_level, detail,
+                                  n_refs_label, SegmentRefs)
 
 # %% auto #0
-__all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'tokenize_caption', 'java_available', 'ptb_tokenize', 'tokenize_captions',
-           'ngram_counts_by_order', 'CIDErCorpus', 'document_frequency', 'tfidf_vectors', 'order_similarity',
-           'sentence_length', 'length_penalty', 'CIDErImageStats', 'reference_vectors', 'image_statistics',
-           'CIDErResult', 'PreparedReferences', 'prepare_references', 'cider_from_stats', 'corpus_cider',
-           'sentence_cider', 'coco_sample_refs', 'render_cider_html', 'cider_explorer']
+__all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'CIDER_OPTIONS', 'CIDER_BASE', 'CIDER_D', 'CIDER', 'tokenize_caption',
+           'java_available', 'ptb_tokenize', 'tokenize_captions', 'ngram_counts_by_order', 'CIDErCorpus',
+           'document_frequency', 'tfidf_vectors', 'order_similarity', 'sentence_length', 'length_penalty',
+           'CIDErImageStats', 'reference_vectors', 'image_statistics', 'CIDErResult', 'PreparedReferences',
+           'prepare_references', 'cider_from_stats', 'CIDErStats', 'corpus_cider', 'sentence_cider', 'coco_sample_refs',
+           'render_cider_html', 'cider_explorer']
 
 # %% ../nbs/03_cider.ipynb #becc3453
 PUNCTUATIONS = ("''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!", ",", ":", "-", "--",
@@ -280,20 +281,6 @@ class CIDErResult(MetricResult):
         return '\n'.join(lines)
 
 # %% ../nbs/03_cider.ipynb #a7eccd4c
-def _check_opts(*, variant='cider-d', tokenize='caption', n=4, sigma=6.0, tf='raw', unseen_idf='max', length='bigrams',
-                factor=10.0):
-    if variant not in VARIANTS: raise MetricInputError(f"`variant` must be one of {list(VARIANTS)}, got {variant!r}")
-    if tokenize not in TOKENIZE: raise MetricInputError(f"`tokenize` must be one of {list(TOKENIZE)}, got {tokenize!r}")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
-    if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not sigma > 0 or math.isinf(sigma):
-        raise MetricInputError(f"`sigma` must be a finite number > 0, got {sigma!r}")
-    if tf not in ('raw', 'normalized'): raise MetricInputError(f"`tf` must be 'raw' or 'normalized', got {tf!r}")
-    if unseen_idf not in ('max', 'zero'): raise MetricInputError(f"`unseen_idf` must be 'max' or 'zero', got {unseen_idf!r}")
-    if length not in ('bigrams', 'words'): raise MetricInputError(f"`length` must be 'bigrams' or 'words', got {length!r}")
-    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0 or math.isinf(factor):
-        raise MetricInputError(f"`factor` must be a finite number > 0, got {factor!r}")
-
-
 def _signature(variant, tokenize, n, sigma, tf, unseen_idf, length, factor):
     name = 'CIDEr-D' if variant == 'cider-d' else 'CIDEr'
     extra = dict(sigma=f"{sigma:g}", length=length) if variant == 'cider-d' else {}
@@ -349,6 +336,108 @@ def cider_from_stats(images: Sequence[CIDErImageStats],  # each scored image's s
                        tuple(images), corpus, tuple(options.items()))
 
 
+def _cider_preprocess(text: str, o: dict) -> tuple[str, ...]:
+    "Stage 1 of the protocol for one caption (the corpus functions tokenize a whole batch at once: see `_cider_corpus`)."
+    return tokenize_captions([text], o['tokenize'])[0]
+
+
+def _cider_prepare(refs, o: dict, refs_name: str = 'refs') -> list:
+    "The protocol's `prepare_refs`, once per corpus: `prepare_references`, split per image into (tokens, vectors, corpus)."
+    refs = tuple((r,) if isinstance(r, str) else tuple(r) for r in refs)  # hashable, for the cache
+    p = prepare_references(refs, tokenize=o['tokenize'], n=o['n'], tf=o['tf'], length=o['length'],
+                           allow_empty=o['allow_empty'], refs_name=refs_name)
+    return [(t, v, p.corpus) for t, v in zip(p.tokens, p.vectors)]
+
+
+@dataclass(frozen=True)
+class CIDErStats:
+    """The protocol's statistics of one or more images. pycocoevalcap *averages* image scores, so the additive
+    statistics are sums (`aggregate='mean'`: the score divides by the number of images): of the image scores and of
+    each order's penalised mean cosine (x factor). Each image's `CIDErImageStats` and the corpus ride along as detail."""
+    score_sum: float  # sum of the image scores (0-10 each with factor 10)
+    order_sums: tuple  # per order 1..n: sum over images of factor x mean over references of cosine x penalty
+    images: tuple = detail()  # CIDErImageStats of each image (detail: not in `stats_row`)
+    corpus: CIDErCorpus | None = detail(None)  # the document frequencies the images were scored with
+
+    def __add__(self, o: 'CIDErStats') -> 'CIDErStats':
+        return CIDErStats(self.score_sum + o.score_sum, tuple(a + b for a, b in zip(self.order_sums, o.order_sums)),
+                          self.images + o.images, self.corpus if self.corpus is not None else o.corpus)
+
+
+def _cider_segment(h, prepared, o: dict) -> CIDErStats:
+    "Stage 2 for one image: `h` is its caption (str) or its tokens (tuple, from a batched stage 1); `prepared` from `_cider_prepare`."
+    toks = h if isinstance(h, tuple) else _cider_preprocess(check_text(h, 'hyp'), o)
+    _check_tokens([toks], [h], ['hyp'], o['tokenize'], o['allow_empty'])
+    rtoks, rvecs, corpus = prepared
+    im = image_statistics(toks, rtoks, corpus, variant=o['variant'], n=o['n'], sigma=o['sigma'], tf=o['tf'],
+                          unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rvecs)
+    orders = tuple(o['factor'] * sum(c * p for c, p in zip(im.cosines[k], im.penalties)) / len(im.refs)
+                   for k in range(o['n']))
+    return CIDErStats(im.score, orders, (im,), corpus)
+
+
+_ONE_IMAGE = ("CIDEr's IDF is log(|I| / df) over the images of the corpus, which is 0 for every n-gram when |I| = 1 "
+              "(the score would be 0 whatever the caption)")
+
+
+def _cider_score(st: CIDErStats, o: dict, signature: str = '', n_segments: int = 1) -> CIDErResult:
+    """Stage 3: the mean image score. With every image's detail (the corpus functions): `cider_from_stats`. From summed
+    rows only (the significance tests' resamples): the mean of the sums, without per-image detail."""
+    opts = {k: o[k] for k in ('n', 'sigma', 'tf', 'unseen_idf', 'length', 'factor')}
+    if st.corpus is not None and st.corpus.n_images < 2:
+        raise MetricInputError(f"the corpus holds 1 image; {_ONE_IMAGE}. Score at least 2 images")
+    if st.corpus is not None and len(st.images) == n_segments:
+        return cider_from_stats(st.images, st.corpus, variant=o['variant'], options=opts, signature=signature)
+    k = n_segments
+    return CIDErResult(score=st.score_sum / k, signature=signature, order_scores=tuple(x / k for x in st.order_sums),
+                       n_images=k, variant=o['variant'], options=tuple(opts.items()))
+
+
+CIDER_OPTIONS = (
+    Option('variant', str, 'cider-d', "'cider-d' (pycocoevalcap 1.2 `Cider`, the COCO server) or 'cider' (no clipping, "
+           "no penalty)", choices=VARIANTS),
+    Option('tokenize', str, 'caption', "'caption' (pure Python), 'ptb' (pycocoevalcap's PTBTokenizer, needs java), "
+           "'none' (pre-tokenized: split on spaces)", choices=TOKENIZE),
+    Option('n', int, 4, 'highest n-gram order N', min=1),
+    Option('sigma', float, 6.0, 'standard deviation of the Gaussian length penalty (CIDEr-D), in length units', min=0,
+           min_exclusive=True),
+    Option('tf', str, 'raw', "term frequency: 'raw' counts (code) or 'normalized' by the order's total (paper, eq. 1)",
+           choices=('raw', 'normalized')),
+    Option('unseen_idf', str, 'max', "IDF of candidate n-grams in no reference: 'max' = log|I| (code) or 'zero'",
+           choices=('max', 'zero')),
+    Option('length', str, 'bigrams', "l() of the penalty: 'bigrams' (code) or 'words' (paper)",
+           choices=('bigrams', 'words')),
+    Option('factor', float, 10.0, "the final scale, > 0 (10 in both code variants; 1 gives the paper's eq. 3)", min=0,
+           min_exclusive=True),
+    Option('allow_empty', bool, False, 'score empty captions 0 as pycocoevalcap does, instead of raising'))
+
+CIDER_BASE = Metric(
+    'cider', CIDER_OPTIONS, _cider_segment, _cider_score,
+    signature=lambda o, nrefs: _signature(o['variant'], o['tokenize'], o['n'], o['sigma'], o['tf'], o['unseen_idf'],
+                                          o['length'], o['factor']),
+    preprocess=_cider_preprocess, prepare_refs=_cider_prepare, aggregate='mean', cli_prefix='cider',
+    description='CIDEr / CIDEr-D (Vedantam et al. 2015); `variant` chooses')
+CIDER_D = replace(CIDER_BASE, name='cider-d', fixed={'variant': 'cider-d'},
+                  description='CIDEr-D (Vedantam et al. 2015) as pycocoevalcap 1.2 Cider (x10 scale)')
+CIDER = replace(CIDER_BASE, fixed={'variant': 'cider'},
+                description='CIDEr (Vedantam et al. 2015) as the original vrama91/cider (no clipping/penalty, x10)')
+
+
+def _cider_corpus(metric: Metric, hyps, refs, **given) -> CIDErResult:
+    "The corpus score through `metric`'s stages, with stage 1 batched (the PTB route starts java once, not once per caption)."
+    hyps, refs = check_corpus(hyps, refs)
+    o = metric.opts(given)                                                                # options, validated
+    if len(hyps) < 2:
+        raise MetricInputError(f"`hyps` holds 1 image; {_ONE_IMAGE}. Score the image in a corpus of at least 2 images, "
+                               "or use sentence_cider(hyp, refs, corpus_refs=...)")
+    htoks = tokenize_captions(hyps, o['tokenize'])                                        # stage 1: preprocess
+    _check_tokens(htoks, hyps, [f"hyps[{i}]" for i in range(len(hyps))], o['tokenize'], o['allow_empty'])
+    stats = metric.stats(tuple(htoks), refs, o)                     # references prepared once; stage 2 per image
+    total = stats[0]
+    for s in stats[1:]: total = total + s
+    return metric.score(total, o, signature=metric.signature(o, n_refs_label(refs)), n_segments=len(hyps))  # stage 3
+
+
 def corpus_cider(hyps: Sequence[str],  # one candidate caption per image
                  refs: Sequence[str | Sequence[str]],  # refs[i]: the reference caption(s) of image i
                  *, variant: str = 'cider-d',  # 'cider-d' (pycocoevalcap 1.2 `Cider`, the COCO server) or 'cider' (no clipping, no penalty)
@@ -363,23 +452,10 @@ def corpus_cider(hyps: Sequence[str],  # one candidate caption per image
                 ) -> CIDErResult:  # float(result) is the mean image score; `.segment_scores` the image scores
     """CIDEr-D (default) or CIDEr of a corpus of images, IDF from the references of all of them (Vedantam et al. 2015,
     eqs. 1-3 and CIDEr-D). The defaults match pycocoevalcap 1.2 `Cider().compute_score` exactly (fed the same tokens).
-    Raises `MetricInputError` for fewer than 2 images (every IDF would be 0), an image without references, a caption
-    empty after tokenization (unless `allow_empty`), or a bad option."""
-    hyps, refs = check_corpus(hyps, refs)
-    _check_opts(variant=variant, tokenize=tokenize, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf, length=length, factor=factor)
-    if len(hyps) < 2:
-        raise MetricInputError("`hyps` holds 1 image; CIDEr's IDF is log(|I| / df) over the images of the corpus, which is 0 "
-                               "for every n-gram when |I| = 1 (the score would be 0 whatever the caption). Score the image "
-                               "in a corpus of at least 2 images, or use sentence_cider(hyp, refs, corpus_refs=...)")
-    htoks = tokenize_captions(hyps, tokenize)                                              # stage 1: preprocess
-    _check_tokens(htoks, hyps, [f"hyps[{i}]" for i in range(len(hyps))], tokenize, allow_empty)
-    prep = prepare_references(refs, tokenize=tokenize, n=n, tf=tf, length=length, allow_empty=allow_empty)  # stage 2
-    opts = dict(variant=variant, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf, length=length, factor=factor)
-    images = [image_statistics(h, rs, prep.corpus, **opts, ref_vectors=rv)                # stage 3: per image
-              for h, rs, rv in zip(htoks, prep.tokens, prep.vectors)]
-    del opts['variant']
-    return cider_from_stats(images, prep.corpus, variant=variant, options=opts,
-                            signature=_signature(variant, tokenize, n, sigma, tf, unseen_idf, length, factor))
+    Runs the stages of the protocol spec `CIDER_BASE`. Raises `MetricInputError` for fewer than 2 images (every IDF
+    would be 0), an image without references, a caption empty after tokenization (unless `allow_empty`), or a bad option."""
+    return _cider_corpus(CIDER_BASE, hyps, refs, variant=variant, tokenize=tokenize, n=n, sigma=sigma, tf=tf,
+                         unseen_idf=unseen_idf, length=length, factor=factor, allow_empty=allow_empty)
 
 # %% ../nbs/03_cider.ipynb #db77637f
 def sentence_cider(hyp: str,  # the candidate caption of one image
@@ -389,23 +465,21 @@ def sentence_cider(hyp: str,  # the candidate caption of one image
                    unseen_idf: str = 'max', length: str = 'bigrams', factor: float = 10.0, allow_empty: bool = False,
                   ) -> CIDErResult:  # the image's score, equal to its segment score in corpus_cider over the same references
     """The CIDEr(-D) of one image whose IDF comes from its references and `corpus_refs`. An image has no CIDEr of its
-    own: without `corpus_refs` this raises `MetricInputError` (|I| = 1 makes every IDF 0)."""
+    own: without `corpus_refs` this raises `MetricInputError` (|I| = 1 makes every IDF 0). Runs `CIDER_BASE`'s stages
+    (the protocol's own sentence level has no other images, hence this function)."""
     check_text(hyp, 'hyp')
     refs = check_refs_of_segment(refs, 'refs')
     if corpus_refs is None or isinstance(corpus_refs, str) or len(corpus_refs) == 0:
         raise MetricInputError("`corpus_refs` must list the references of the other images of the batch (at least 1 image): "
                                "CIDEr's IDF comes from the references of all images, and is 0 for every n-gram with 1 image")
     others = check_refs(corpus_refs, len(corpus_refs), 'corpus_refs')
-    _check_opts(variant=variant, tokenize=tokenize, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf, length=length, factor=factor)
-    htoks = tokenize_captions([hyp], tokenize)
-    _check_tokens(htoks, [hyp], ['hyp'], tokenize, allow_empty)
-    prep = prepare_references((refs, *others), tokenize=tokenize, n=n, tf=tf, length=length, allow_empty=allow_empty,
-                              refs_name='(refs, *corpus_refs)')
-    opts = dict(variant=variant, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf, length=length, factor=factor)
-    im = image_statistics(htoks[0], prep.tokens[0], prep.corpus, **opts, ref_vectors=prep.vectors[0])
-    del opts['variant']
-    return cider_from_stats([im], prep.corpus, variant=variant, options=opts,
-                            signature=_signature(variant, tokenize, n, sigma, tf, unseen_idf, length, factor))
+    o = CIDER_BASE.opts(dict(variant=variant, tokenize=tokenize, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf,
+                             length=length, factor=factor, allow_empty=allow_empty))
+    htoks = tokenize_captions([hyp], o['tokenize'])                                       # stage 1
+    _check_tokens(htoks, [hyp], ['hyp'], o['tokenize'], o['allow_empty'])
+    prep = _cider_prepare((refs, *others), o, refs_name='(refs, *corpus_refs)')            # references, once
+    st = _cider_segment(htoks[0], prep[0], o)                                              # stage 2: this image
+    return CIDER_BASE.score(st, o, signature=CIDER_BASE.signature(o, len(refs)), n_segments=1)  # stage 3
 
 # %% ../nbs/03_cider.ipynb #7bf0dbf0
 @lru_cache(maxsize=1)
@@ -447,7 +521,7 @@ def render_cider_html(hyp: str,  # the candidate caption
         if n_other == 0:
             raise MetricInputError("`n_other` is 0: with 1 image every IDF is log(1/1) = 0 and CIDEr is 0 whatever "
                                    "the caption; add at least 1 other image to the batch")
-        res = sentence_cider(hyp, refs, corpus_refs=other[:n_other], **kw)
+        res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     im = res.images[0]
@@ -474,7 +548,7 @@ def render_cider_html(hyp: str,  # the candidate caption
     svg = ''
     if curve:
         xs = list(range(1, len(other) + 1))
-        ys = [float(sentence_cider(hyp, refs, corpus_refs=other[:k], **kw)) for k in xs]
+        ys = [float(sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:k]), **kw)) for k in xs]
         svg = f"<p>{e(res.name)} against the number of other images in the batch (dot: now)</p>{_svg_curve(xs, ys, n_other)}"
     return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
 
@@ -494,17 +568,14 @@ def cider_explorer(hyp: str = 'A dog runs on the grass.',  # initial caption
         rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']])
 
 # %% ../nbs/03_cider.ipynb #4eb395e1
-def _cider_cli(hyps, refs, *, cider_tokenize=None, cider_sigma=None, **kw):
-    "`corpus_cider` under the CLI's option names (prefixed, so that BLEU's `--tokenize` cannot reach CIDEr)."
-    if cider_tokenize is not None: kw['tokenize'] = cider_tokenize
-    if cider_sigma is not None: kw['sigma'] = cider_sigma
-    return corpus_cider(hyps, refs, **kw)
+def _registered_corpus(metric: Metric):
+    "The corpus function the CLI calls for `metric` (its fixed variant filled in)."
+    def f(hyps, refs, **opts): return _cider_corpus(metric, hyps, refs, **opts)
+    f.__name__ = f"corpus_{metric.name.replace('-', '_')}"
+    return f
 
 
-_CIDER_TOK = CliOption('--cider-tokenize', 'cider_tokenize', "CIDEr tokenizer: 'caption' (default), 'ptb' (java), 'none'",
-                       choices=TOKENIZE)
-register_metric(MetricSpec('cider-d', _cider_cli, None, fixed=dict(variant='cider-d'),
-                           options=(_CIDER_TOK, CliOption('--cider-sigma', 'cider_sigma', 'CIDEr-D length penalty sigma (6)', type=float)),
-                           description='CIDEr-D (Vedantam et al. 2015) as pycocoevalcap 1.2 Cider (x10 scale)'))
-register_metric(MetricSpec('cider', _cider_cli, None, options=(_CIDER_TOK,), fixed=dict(variant='cider'),
-                           description='CIDEr (Vedantam et al. 2015) as the original vrama91/cider (no clipping/penalty, x10)'))
+# no sentence function: an image's score exists only within its corpus; the CLI's --segments and --explain N use the
+# corpus result's `segment_scores` and `explain(i)`
+register_corpus_level(CIDER_D, _registered_corpus(CIDER_D))
+register_corpus_level(CIDER, _registered_corpus(CIDER));

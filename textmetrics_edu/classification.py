@@ -9,19 +9,20 @@ import html
 import math
 import warnings
 from dataclasses import dataclass
+from types import SimpleNamespace
 from numbers import Integral, Real
 from typing import Any, Sequence
 
-from .core import (MetricInputError, MetricResult, make_signature, register_metric, MetricSpec, CliOption,
+from .core import (MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level,
                                   _fmt, _is_seq)
 
 # %% auto #0
-__all__ = ['AVERAGES', 'MEASURES', 'check_labels', 'ConfusionMatrix', 'confusion_html', 'ClassificationStats',
-           'classification_statistics', 'confusion_matrix', 'accuracy_from_stats', 'mcc_from_stats',
-           'UndefinedMetricWarning', 'per_class_prf', 'prf_from_stats', 'ClassificationResult',
+__all__ = ['AVERAGES', 'MEASURES', 'ACCURACY', 'F1', 'MCC', 'check_labels', 'ConfusionMatrix', 'confusion_html',
+           'ClassificationStats', 'classification_statistics', 'confusion_matrix', 'accuracy_from_stats',
+           'mcc_from_stats', 'UndefinedMetricWarning', 'per_class_prf', 'prf_from_stats', 'ClassificationResult',
            'classification_from_stats', 'corpus_classification', 'corpus_accuracy', 'corpus_precision', 'corpus_recall',
            'corpus_f1', 'corpus_fbeta', 'corpus_mcc', 'precision_recall_fscore_support', 'parse_labels',
-           'render_confusion_html', 'classification_explorer']
+           'render_confusion_html', 'classification_explorer', 'ClassificationCounts']
 
 # %% ../nbs/50_classification.ipynb #08a6bbc7
 def _label_kind(y, name: str) -> str:
@@ -305,7 +306,8 @@ class ClassificationResult(MetricResult):
     def explain(self) -> str:
         fb = 'F1' if self.beta == 1 else f'F{self.beta:g}'
         lines = [f"{self.n} examples, labels {list(self.labels)!r:.200}", str(self.confusion_matrix()), '',
-                 f"accuracy = trace / n = {sum(self.confusion[i][i] for i in range(len(self.labels)))}/{self.n} = {self.accuracy:.6g}"]
+                 f"accuracy = trace / n = {sum(self.confusion[i][i] for i in range(len(self.labels)))}/{self.n} = {self.accuracy:.6g}"
+                 if self.confusion else f"accuracy = {self.accuracy:.6g} (from counts: the confusion matrix is not kept)"]
         for row in self.per_class_table():
             lines.append(f"  {str(row['label']):>10}: P = {row['precision']:.4g}  R = {row['recall']:.4g}  {fb} = "
                          f"{row['fbeta']:.4g}  (support {row['support']}, predicted {row['predicted']})")
@@ -462,21 +464,157 @@ def classification_explorer(predictions: str = 'cat dog dog cat dog cat',  # ini
     return box
 
 # %% ../nbs/50_classification.ipynb #80583822
-def _zero_division_arg(s: str):
-    return {'warn': 'warn', '0': 0, '1': 1, 'nan': math.nan}.get(s, s)
+def _zero_division_arg(s):
+    "A `zero_division` typed on the command line ('0', '1', 'nan', 'warn') as the value scikit-learn takes."
+    return {'warn': 'warn', '0': 0, '1': 1, 'nan': math.nan}.get(s, s) if isinstance(s, str) else s
 
 
-def _cli_f1(hyps, refs, *, average: str = 'macro', **kw) -> ClassificationResult:
-    return corpus_f1(hyps, refs, average=average, **kw)
+def _layout(o: dict) -> tuple:
+    "The labels whose counts a segment's statistics hold: fixed by the options alone (`labels`, or `pos_label` for 'binary')."
+    if o['labels'] is not None: return tuple(o['labels'])
+    if o['average'] == 'binary': return (o['pos_label'],)
+    return ()
 
 
-_CLF_OPTIONS = (CliOption('--average', 'average', 'classification average (f1)', choices=('binary', 'micro', 'macro', 'weighted')),
-                CliOption('--pos-label', 'pos_label', 'positive class of --average binary'),
-                CliOption('--zero-division', 'zero_division', "value of 0/0 in precision/recall/F ('warn', 0, 1, nan)",
-                          type=_zero_division_arg))
-register_metric(MetricSpec('accuracy', corpus_accuracy, None, multi_ref=False,
-                           description='accuracy of predicted labels (one per line) against gold labels'))
-register_metric(MetricSpec('f1', _cli_f1, None, options=_CLF_OPTIONS, multi_ref=False,
-                           description='F1 of predicted labels against gold labels (macro average by default), scikit-learn-compatible'))
-register_metric(MetricSpec('mcc', corpus_mcc, None, multi_ref=False,
-                           description='Matthews correlation coefficient of predicted against gold labels'))
+@dataclass(frozen=True)
+class ClassificationCounts:
+    """The protocol's additive statistics of labelled examples: the diagonal and the margins of the confusion matrix
+    over a label layout fixed by the options (`_layout`), plus the number correct and the number of examples.
+    Summed over examples they give accuracy, the binary/micro/macro/weighted P, R, F1, and (when the layout holds
+    every class) MCC exactly as `corpus_classification` does."""
+    correct: int  # examples whose predicted label is the gold label
+    n: int  # examples
+    tp: tuple = ()  # per layout label: true positives
+    predicted: tuple = ()  # per layout label: how often it is predicted (column sum)
+    support: tuple = ()  # per layout label: how often it is the gold label (row sum)
+
+    def __add__(self, o: 'ClassificationCounts') -> 'ClassificationCounts':
+        add = lambda a, b: tuple(x + y for x, y in zip(a, b))
+        return ClassificationCounts(self.correct + o.correct, self.n + o.n, add(self.tp, o.tp),
+                                    add(self.predicted, o.predicted), add(self.support, o.support))
+
+
+def _clf_prepare(measure: str):
+    def prepare_refs(refs, o):
+        "Once per corpus: one gold label per example; check that the options fix a layout the measure can use."
+        for i, r in enumerate(refs):
+            if len(r) != 1: raise MetricInputError(f"`refs[{i}]` holds {len(r)} labels; classification takes one gold label per example")
+        if not _layout(o) and (measure == 'mcc' or (measure == 'f1' and o['average'] in ('macro', 'weighted'))):
+            what = 'MCC' if measure == 'mcc' else f"{o['average']} F1"
+            raise MetricInputError(f"{measure}: `labels` is None; per-segment statistics (paired tests, bootstrap) of {what} "
+                                   "need every class named in advance: pass labels=[...]")
+        gold = [r[0] for r in refs]
+        if o['average'] == 'binary' and measure == 'f1':
+            seen = _sorted_labels(set(gold))
+            if len(seen) > 2: raise MetricInputError(f"`average='binary'` needs at most two classes, the gold labels have "
+                                                     f"{len(seen)}: {seen!r:.80}; choose 'micro', 'macro' or 'weighted'")
+            if len(seen) == 2 and o['pos_label'] not in seen:
+                raise MetricInputError(f"`pos_label`={o['pos_label']!r} is not among the labels {seen!r}")
+        return gold
+    return prepare_refs
+
+
+def _clf_segment(measure: str):
+    def segment_stats(h, gold, o):
+        "One example's counts over the layout."
+        K = _layout(o)
+        return ClassificationCounts(int(h == gold), 1, tuple(int(h == gold == k) for k in K),
+                                    tuple(int(h == k) for k in K), tuple(int(gold == k) for k in K))
+    return segment_stats
+
+
+def _clf_signature(measure: str, o: dict) -> str:
+    "The signature `classification_from_stats` writes, from the options."
+    if measure in ('accuracy', 'mcc'): return make_signature(measure)
+    opts = dict(average=o['average'], beta='1', zero_division=o['zero_division'])
+    if o['average'] == 'binary': opts['pos_label'] = repr(o['pos_label'])
+    elif o['labels'] is not None: opts['labels'] = ','.join(map(str, o['labels']))
+    return make_signature(measure, **opts)
+
+
+def _clf_score(measure: str):
+    def score(st: ClassificationCounts, o, signature='', n_segments=1) -> ClassificationResult:
+        "Stage 3 from counts: the same numbers as `classification_from_stats` (nan where the layout cannot give one)."
+        K, avg, zd = _layout(o), o['average'], o['zero_division']
+        nan = math.nan
+        P = R = F = ()
+        p = r = f = nan
+        with warnings.catch_warnings():
+            if measure != 'f1': warnings.simplefilter('ignore', UndefinedMetricWarning)
+            if K:
+                P, R, F = per_class_prf(SimpleNamespace(labels=K, tp=st.tp, predicted=st.predicted, support=st.support),
+                                        zero_division=zd)
+                if avg == 'micro':
+                    tp, pr, tr = sum(st.tp), sum(st.predicted), sum(st.support)
+                    mic = SimpleNamespace(labels=('micro',), tp=(tp,), predicted=(pr,), support=(tr,))
+                    (p,), (r,), (f,) = per_class_prf(mic, zero_division=zd)
+                else:
+                    w = st.support if avg == 'weighted' else None
+                    p, r, f = _mean(P, w), _mean(R, w), _mean(F, w)
+            elif avg == 'micro':  # micro over every class: P = R = F1 = accuracy
+                p = r = f = st.correct / st.n
+        acc = st.correct / st.n
+        full = K and sum(st.support) == st.n and sum(st.predicted) == st.n  # the layout holds every class
+        mcc = nan
+        if measure == 'mcc' and not full:
+            raise MetricInputError(f"mcc: some labels are not in `labels` {list(K)!r:.80}; MCC's per-segment statistics "
+                                   "need every class there")
+        if full:
+            c, s = st.correct, st.n
+            cov_tp = c * s - sum(a * b for a, b in zip(st.support, st.predicted))
+            d = float(s * s - sum(b * b for b in st.predicted)) * float(s * s - sum(a * a for a in st.support))
+            mcc = 0.0 if d == 0 else float(cov_tp) / math.sqrt(d)
+        value = dict(accuracy=acc, f1=f, mcc=mcc)[measure]
+        return ClassificationResult(score=value, signature=signature, measure=measure, accuracy=acc, precision=p,
+                                    recall=r, fbeta=f, mcc=mcc, average=avg, beta=1.0, labels=K, averaged_labels=K,
+                                    per_class_precision=P, per_class_recall=R, per_class_fbeta=F, support=st.support,
+                                    predicted=st.predicted, confusion=(), n=st.n)
+    return score
+
+
+def _clf_check(o: dict, name: str):
+    "Checks beyond type and choices: scikit-learn's `zero_division` values, a duplicate-free `labels` list."
+    _check_zero_division(o['zero_division'])
+    if o['labels'] is not None:
+        labels = check_labels(o['labels'], 'labels')
+        if len(set(labels)) != len(labels): raise MetricInputError(f"`labels` has duplicates: {list(labels)!r:.80}")
+
+
+def _clf_options(average: str) -> tuple:
+    "The options of the three specs. `pos_label`, `labels` and `zero_division` have no `core` type ('label', 'labels',\n    'zero_division' are names only): `_clf_check` and the stage functions check them."
+    return (Option('average', str, average, "'binary' (pos_label only), 'micro', 'macro' or 'weighted' "
+                   "(for accuracy and MCC it sets only the P/R/F fields)", choices=('binary', 'micro', 'macro', 'weighted')),
+            Option('pos_label', 'label', 1, "the positive class of average='binary' (on the command line a str)"),
+            Option('labels', 'labels', None, "the labels to average over, in order (default: every label seen); "
+                   "per-segment statistics of macro/weighted F1 and of MCC need it (CLI: comma-separated)"),
+            Option('zero_division', 'zero_division', 'warn', "value of a 0/0 precision/recall/F: 'warn' (0.0 and a "
+                   "warning), 0, 1 or nan"))
+
+
+def _clf_metric(measure: str, average: str, description: str) -> Metric:
+    return Metric(measure, _clf_options(average), _clf_segment(measure), _clf_score(measure),
+                  lambda o, nrefs: _clf_signature(measure, o), prepare_refs=_clf_prepare(measure), check=_clf_check,
+                  multi_ref=False, cli_prefix='classification', description=description)
+
+
+ACCURACY = _clf_metric('accuracy', 'macro', 'accuracy of predicted labels (one per line) against gold labels')
+F1 = _clf_metric('f1', 'macro', 'F1 of predicted labels against gold labels (macro average by default), '
+                 'scikit-learn-compatible')
+MCC = _clf_metric('mcc', 'macro', 'Matthews correlation coefficient of predicted against gold labels')
+
+
+def _registered_corpus(metric: Metric, fn):
+    "The corpus function the CLI calls: labels as read from files (str), options validated by the spec, then `fn`."
+    def f(hyps, refs, **opts):
+        if 'zero_division' in opts: opts['zero_division'] = _zero_division_arg(opts['zero_division'])
+        if isinstance(opts.get('labels'), str): opts['labels'] = parse_labels(opts['labels'], 'labels')
+        o = metric.opts(opts)
+        return fn(hyps, refs, **o)
+    f.__name__ = f"corpus_{metric.name}"
+    return f
+
+
+# no sentence function: one example has no F1 or MCC worth reporting (the CLI says so for --segments)
+register_corpus_level(ACCURACY, _registered_corpus(ACCURACY, corpus_accuracy))
+register_corpus_level(F1, _registered_corpus(F1, corpus_f1))
+register_corpus_level(MCC, _registered_corpus(MCC, corpus_mcc));

@@ -97,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_arguments(cp)
     return p
 
+# %% ../nbs/90_cli.ipynb #5e9769ff
+# the classification metrics' flags before they moved onto the protocol (now --classification-average, ...)
+LEGACY_FLAGS.update({'--average': ('average', dict(choices=('binary', 'micro', 'macro', 'weighted'))),
+                     '--pos-label': ('pos_label', dict()), '--zero-division': ('zero_division', dict())})
+
 # %% ../nbs/90_cli.ipynb #a9b24442
 def _set(args, flag):
     v = getattr(args, _dest(flag), None)
@@ -111,8 +116,12 @@ def _kwargs(spec, args) -> dict:
     if spec.metric is not None:
         names = {o.name for o in spec.metric.options} | {a if isinstance(a, str) else a[0]
                                                          for o in spec.metric.options for a in o.aliases}
+        choices = {o.name: o.choices for o in spec.metric.options}
         for flag, (kwarg, _) in LEGACY_FLAGS.items():
-            if kwarg in names and _set(args, flag) and kwarg not in kw: kw[kwarg] = getattr(args, _dest(flag))
+            if kwarg in names and _set(args, flag) and kwarg not in kw:
+                v = getattr(args, _dest(flag))
+                # a shared flag reaches a metric only with a value it accepts (`--tokenize intl` is BLEU's, not CIDEr's)
+                if choices.get(kwarg) is None or v in choices[kwarg]: kw[kwarg] = v
     kw.update(spec.fixed)
     return kw
 
@@ -180,6 +189,23 @@ def _progress(args):
     return say
 
 
+def _segment_scores(spec, result, hyps, refs, kw) -> list[float]:
+    """Per-segment scores: the sentence function of each segment, or, for a metric without one whose segments are
+    scored within the corpus (CIDEr: the IDF comes from all images), the corpus result's `segment_scores`."""
+    if spec.sentence_fn is not None: return [float(spec.sentence_fn(h, rf, **kw)) for h, rf in zip(hyps, refs)]
+    seg = getattr(result, 'segment_scores', None)
+    if seg is not None and len(seg) == len(hyps): return [float(v) for v in seg]
+    raise CliError(f"metric {spec.name!r} has no sentence-level score")
+
+
+def _explain_segment(spec, result, hyps, refs, kw, i: int) -> str:
+    "The derivation of segment i (0-based): the sentence result's `explain()`, or the corpus result's `explain(i)`."
+    import inspect
+    if spec.sentence_fn is not None: return spec.sentence_fn(hyps[i], refs[i], **kw).explain()
+    if len(inspect.signature(result.explain).parameters) >= 1: return result.explain(i)
+    return 'no sentence-level derivation for this metric'
+
+
 def run_score(args) -> int:
     "The `score` sub-command."
     specs = _metric_specs(args.metrics)
@@ -201,13 +227,8 @@ def run_score(args) -> int:
             kw = _kwargs(s, args)
             r = s.corpus_fn(hyps, refs, **kw)
             m = {'score': float(r) * scale, 'signature': r.signature}
-            if args.segments:
-                if s.sentence_fn is None: raise CliError(f"metric {s.name!r} has no sentence-level score")
-                m['segments'] = [float(s.sentence_fn(h, rf, **kw)) * scale for h, rf in zip(hyps, refs)]
-            if args.explain is not None:
-                i = args.explain - 1
-                m['explain'] = (s.sentence_fn(hyps[i], refs[i], **kw).explain() if s.sentence_fn
-                                else 'no sentence-level derivation for this metric')
+            if args.segments: m['segments'] = [v * scale for v in _segment_scores(s, r, hyps, refs, kw)]
+            if args.explain is not None: m['explain'] = _explain_segment(s, r, hyps, refs, kw, args.explain - 1)
             row['metrics'][s.name] = m
         results.append(row)
     names = [s.name for s in specs]

@@ -23,7 +23,8 @@ __all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'check_text'
            'max_ref_counts', 'clipped_counts', 'signature_value', 'make_signature', 'MetricResult', 'figure_html',
            'text_explorer', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec', 'register_command', 'Option',
            'validate_options', 'n_refs_label', 'Metric', 'corpus_fn', 'sentence_fn', 'detail', 'stats_row',
-           'stats_from_row', 'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table']
+           'stats_from_row', 'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table',
+           'register_corpus_level']
 
 # %% ../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -673,3 +674,15 @@ def metrics_table() -> str:
             ', '.join(f"`{o.kwarg}`" for o in s.options)
         rows.append(f"| `{n}` | {s.description} | {agg} | {opts} |")
     return '\n'.join(rows)
+
+# %% ../nbs/00_core.ipynb #e0883355
+def register_corpus_level(metric: Metric,  # the protocol spec
+                          corpus: Callable | None = None,  # the public corpus function (default: `metric.corpus`)
+                         ) -> Metric:
+    """Register a metric whose segments have a score only within their corpus (CIDEr: the IDF comes from the
+    references of all images): no sentence function, so the CLI's `--segments` and `--explain N` read the corpus
+    result's `segment_scores` and `explain(i)` instead of scoring a segment alone. Returns the metric."""
+    from dataclasses import replace
+    register(metric, corpus)
+    METRICS[metric.name] = replace(METRICS[metric.name], sentence_fn=None)
+    return metric
