@@ -166,3 +166,71 @@ def test_reference_cache_is_bounded():
     assert list(c.d) == [3, 4, 5] and c.total == 9 and c.get(0) is None and c.get(3) == '3'
     c.put('big', 'x', 11)  # costs more than the whole cache: not kept
     assert c.get('big') is None and list(c.d) == [4, 5, 3]
+
+
+# ---------------------------------------------------------------- engine == lesson (issue 13), the spec (issue 9)
+from textmetrics_edu.wer import segment_alignment, alignment_counts, jiwer_words, WER_METRICS  # noqa: E402
+from textmetrics_edu.wer_engine import segment_codes, segment_distance, words as engine_words, align_segments  # noqa: E402
+
+items_ = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat']), max_size=30).map(tuple)
+
+
+@settings(max_examples=600, deadline=None)
+@given(items_, items_)
+def test_engine_alignment_equals_lesson(r, h):
+    "The engine's linear-memory alignment == the lesson's full matrix + rapidfuzz backtrace, operation for operation."
+    codes = segment_alignment(r, h)
+    assert segment_codes(r, h)[0] == codes
+    assert segment_codes(r, h, segment_distance(r, h))[0] == codes  # a known distance narrows the passes, same ops
+    assert segment_distance(r, h) == len(codes) - codes.count('C')
+    c = alignment_counts(codes)
+    st_ = align_segments([r], [h])
+    assert (st_.hits, st_.substitutions, st_.deletions, st_.insertions, st_.ref_len, st_.hyp_len) == \
+        (c['H'], c['S'], c['D'], c['I'], c['N'], c['M'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='ab ,\t\n\u00a0\u2028x', max_size=30))
+def test_engine_words_equal_lesson(s):
+    assert engine_words(s) == jiwer_words(s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(text, text), min_size=1, max_size=4))
+def test_corpus_equals_lesson_counts(pairs):
+    "Every public corpus function (derived from its spec) agrees with the lesson's alignment counts, summed."
+    hs, rs = [h for h, _ in pairs], [r for _, r in pairs]
+    tot = {k: 0 for k in 'HSDINM'}
+    for h, r in pairs:
+        for k, v in alignment_counts(segment_alignment(jiwer_words(r), jiwer_words(h))).items(): tot[k] += v
+    m = corpus_mer(hs, rs)
+    assert (m.hits, m.substitutions, m.deletions, m.insertions, m.ref_len, m.hyp_len) == tuple(tot[k] for k in 'HSDINM')
+    assert corpus_wer(hs, rs).errors == tot['S'] + tot['D'] + tot['I']
+
+
+def test_public_functions_come_from_the_specs():
+    import inspect
+    for m in ('wer', 'cer', 'mer', 'wil', 'wip'):
+        import textmetrics_edu.wer as w
+        c, s = getattr(w, f'corpus_{m}'), getattr(w, f'sentence_{m}')
+        assert c.metric is WER_METRICS[m] and s.metric is WER_METRICS[m]
+        assert list(inspect.signature(c).parameters) == ['hyps', 'refs', 'normalize']
+        assert list(inspect.signature(s).parameters) == ['hyp', 'refs', 'normalize']
+        assert inspect.signature(c).parameters['normalize'].kind is inspect.Parameter.KEYWORD_ONLY
+        assert c.__module__ == 'textmetrics_edu.wer'
+
+
+def test_significance_rebuilds_wer_from_rows():
+    "The significance tests rebuild results from summed statistics rows: the score is right, counts say why they are absent."
+    from textmetrics_edu.core import stats_row, stats_from_row
+    m = WER_METRICS['wer']
+    o = m.opts({})
+    st_ = m.stats(['a b c', 'x y'], [('a c',), ('x y z',)], o)
+    row = [a + b for a, b in zip(stats_row(st_[0]), stats_row(st_[1]))]
+    r = m.score(stats_from_row(st_[0], row), o, signature='', n_segments=2)
+    assert abs(float(r) - float(corpus_wer(['a b c', 'x y'], ['a c', 'x y z']))) < 1e-12
+    with pytest.raises(MetricInputError, match='summed statistics alone'): r.hits
+    mm = WER_METRICS['mer']
+    st2 = mm.stats(['a b c'], [('a c',)], mm.opts({}))
+    r2 = mm.score(stats_from_row(st2[0], stats_row(st2[0])), mm.opts({}), signature='', n_segments=1)
+    assert (r2.hits, r2.insertions) == (2, 1) and abs(float(r2) - 1 / 3) < 1e-12

@@ -27,8 +27,8 @@ __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 's
            'WERCounts', 'WER_METRICS', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer',
            'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip', 'sentence_wip', 'SCLITE_WEIGHTS', 'jiwer_words',
            'jiwer_chars', 'Normalizer', 'step', 'substitute', 'number_words', 'year_words', 'get_normalizer',
-           'segment_alignment', 'counts', 'WERStats', 'wer_statistics', 'rates', 'WERResult', 'WERErrors', 'read_trn',
-           'parse_alternations', 'sclite_align', 'sclite_score']
+           'segment_alignment', 'alignment_counts', 'WERStats', 'wer_statistics', 'rates', 'WERResult', 'WERErrors',
+           'read_trn', 'parse_alternations', 'sclite_align', 'sclite_score']
 
 # %% ../nbs/11_wer.ipynb #4302c479
 def jiwer_words(s: str) -> list[str]:
@@ -149,7 +149,7 @@ def segment_alignment(ref: Sequence,  # the reference items (words, or character
     return ''.join(op for op, _, _ in backtrace_rapidfuzz(D, ref, hyp))
 
 
-def counts(codes: str) -> dict[str, int]:
+def alignment_counts(codes: str) -> dict[str, int]:
     "H, S, D, I of one alignment, and N = H + S + D reference items, M = H + S + I hypothesis items."
     H, S, D, I = (codes.count(c) for c in 'CSDI')
     return dict(H=H, S=S, D=D, I=I, N=H + S + D, M=H + S + I)
@@ -338,7 +338,7 @@ def _wer_metric(measure, description):
             d = segment_distance(ref, hy)
             return WERErrors(d, len(ref), len(hy), (ref,), (hy,), (d,))
         codes, alg = segment_codes(ref, hy)
-        c = counts(codes)
+        c = alignment_counts(codes)
         return WERStats(c['H'], c['S'], c['D'], c['I'], c['N'], c['M'], (ref,), (hy,), (codes,), (alg,))
 
     def score(st, o, signature='', n_segments=1):  # stage 3: the rates from the summed statistics
