@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
 from .wer_engine import (items as _items, reference_items as _reference, clear_reference_caches,
-                                        segment_distance, segment_codes, align_segments, expand_codes)
+                                        segment_distance, segment_codes, align_segments, expand_codes, cat, flat)
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
@@ -172,7 +172,8 @@ class WERStats:
     def __add__(self, o: 'WERStats') -> 'WERStats':
         return WERStats(self.hits + o.hits, self.substitutions + o.substitutions, self.deletions + o.deletions,
                         self.insertions + o.insertions, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
-                        self.refs + o.refs, self.hyps + o.hyps, self.codes + o.codes, self.algorithms + o.algorithms)
+                        cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.codes, o.codes),
+                        cat(self.algorithms, o.algorithms))  # (`cat`: the details joined lazily, see under the hood)
 
     @property
     def alignments(self) -> tuple:
@@ -323,7 +324,7 @@ class WERErrors:
 
     def __add__(self, o: 'WERErrors') -> 'WERErrors':
         return WERErrors(self.errors + o.errors, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
-                         self.refs + o.refs, self.hyps + o.hyps, self.distances + o.distances)
+                         cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.distances, o.distances))
 
 
 def _wer_metric(measure, description):
@@ -345,9 +346,10 @@ def _wer_metric(measure, description):
         if isinstance(st, WERErrors):
             wer = st.errors / st.ref_len if st.ref_len else float(st.errors)  # jiwer 4: N = 0 -> the insertion count
             return WERResult(score=wer, signature=signature, measure=measure, errors=st.errors, ref_len=st.ref_len,
-                             hyp_len=st.hyp_len, wer=wer, n_segments=n_segments, refs=st.refs, hyps=st.hyps,
-                             _distances=st.distances)
+                             hyp_len=st.hyp_len, wer=wer, n_segments=n_segments, refs=flat(st.refs),
+                             hyps=flat(st.hyps), _distances=flat(st.distances))
         r = rates(st.hits, st.substitutions, st.deletions, st.insertions, st.ref_len, st.hyp_len)
+        st = WERStats(*stats_row(st), flat(st.refs), flat(st.hyps), flat(st.codes), flat(st.algorithms))
         return WERResult(score=r[measure], signature=signature, measure=measure,
                          errors=st.substitutions + st.deletions + st.insertions, ref_len=st.ref_len,
                          hyp_len=st.hyp_len, wer=r['wer'], n_segments=n_segments, refs=st.refs, hyps=st.hyps,
