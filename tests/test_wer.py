@@ -234,3 +234,19 @@ def test_significance_rebuilds_wer_from_rows():
     st2 = mm.stats(['a b c'], [('a c',)], mm.opts({}))
     r2 = mm.score(stats_from_row(st2[0], stats_row(st2[0])), mm.opts({}), signature='', n_segments=1)
     assert (r2.hits, r2.insertions) == (2, 1) and abs(float(r2) - 1 / 3) < 1e-12
+
+
+def test_many_segments_sum_lazily():
+    "Summing 5,000 segments' statistics joins their details lazily (one Concat chain, flattened once), jiwer-exact."
+    from textmetrics_edu.wer_engine import Concat, flat
+    hs = [f'a b {i % 7} c' for i in range(5000)]
+    rs = [f'a {i % 5} c d' for i in range(5000)]
+    m = WER_METRICS['mer']
+    o = m.opts({})
+    total = None
+    for s in m.stats(hs, [(r,) for r in rs], o): total = s if total is None else total + s
+    assert type(total.refs) is Concat and flat(total.refs) == tuple(tuple(r.split()) for r in rs)
+    o_ = jiwer.process_words(rs, hs)
+    r = corpus_mer(hs, rs)
+    assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o_.hits, o_.substitutions, o_.deletions, o_.insertions)
+    assert type(r.refs) is tuple and len(r.codes) == 5000 and abs(float(corpus_wer(hs, rs)) - o_.wer) < 1e-12
