@@ -170,7 +170,7 @@ def test_reference_cache_is_bounded():
 
 # ---------------------------------------------------------------- engine == lesson (issue 13), the spec (issue 9)
 from textmetrics_edu.wer import segment_alignment, alignment_counts, jiwer_words, WER_METRICS  # noqa: E402
-from textmetrics_edu.wer_engine import segment_codes, segment_distance, words as engine_words, align_segments  # noqa: E402
+from textmetrics_edu.wer_engine import segment_codes, segment_distance, words as engine_words, align_items  # noqa: E402
 
 items_ = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat']), max_size=30).map(tuple)
 
@@ -179,12 +179,12 @@ items_ = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat']), max_size=
 @given(items_, items_)
 def test_engine_alignment_equals_lesson(r, h):
     "The engine's linear-memory alignment == the lesson's full matrix + rapidfuzz backtrace, operation for operation."
-    codes = segment_alignment(r, h)
-    assert segment_codes(r, h)[0] == codes
-    assert segment_codes(r, h, segment_distance(r, h))[0] == codes  # a known distance narrows the passes, same ops
-    assert segment_distance(r, h) == len(codes) - codes.count('C')
+    codes = segment_alignment(h, r)
+    assert segment_codes(h, r)[0] == codes
+    assert segment_codes(h, r, segment_distance(h, r))[0] == codes  # a known distance narrows the passes, same ops
+    assert segment_distance(h, r) == len(codes) - codes.count('C')
     c = alignment_counts(codes)
-    st_ = align_segments([r], [h])
+    st_ = align_items([h], [r])
     assert (st_.hits, st_.substitutions, st_.deletions, st_.insertions, st_.ref_len, st_.hyp_len) == \
         (c['H'], c['S'], c['D'], c['I'], c['N'], c['M'])
 
@@ -202,7 +202,7 @@ def test_corpus_equals_lesson_counts(pairs):
     hs, rs = [h for h, _ in pairs], [r for _, r in pairs]
     tot = {k: 0 for k in 'HSDINM'}
     for h, r in pairs:
-        for k, v in alignment_counts(segment_alignment(jiwer_words(r), jiwer_words(h))).items(): tot[k] += v
+        for k, v in alignment_counts(segment_alignment(jiwer_words(h), jiwer_words(r))).items(): tot[k] += v
     m = corpus_mer(hs, rs)
     assert (m.hits, m.substitutions, m.deletions, m.insertions, m.ref_len, m.hyp_len) == tuple(tot[k] for k in 'HSDINM')
     assert corpus_wer(hs, rs).errors == tot['S'] + tot['D'] + tot['I']
@@ -250,3 +250,10 @@ def test_many_segments_sum_lazily():
     r = corpus_mer(hs, rs)
     assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o_.hits, o_.substitutions, o_.deletions, o_.insertions)
     assert type(r.refs) is tuple and len(r.codes) == 5000 and abs(float(corpus_wer(hs, rs)) - o_.wer) < 1e-12
+
+
+def test_align_segments_old_order_warns():
+    from textmetrics_edu.wer import align_segments
+    r, h = (tuple('the cat sat on the mat'.split()),), (tuple('the cat sat on mat today'.split()),)
+    with pytest.warns(DeprecationWarning, match='hypotheses first'): old = align_segments(r, h)
+    assert old == align_items(h, r) and old.codes == align_items(h, r).codes == ('CCCCSS',)

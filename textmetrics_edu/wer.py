@@ -20,7 +20,7 @@ from .core import (MetricInputError, MetricResult, check_corpus, make_signature,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
 from .wer_engine import (items as _items, reference_items as _reference, clear_reference_caches,
-                                        segment_distance, segment_codes, align_segments, expand_codes, cat, flat)
+                                        segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat)
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
@@ -140,12 +140,12 @@ def get_normalizer(normalize) -> Normalizer | None:
     raise MetricInputError(f"`normalize` must be a name, a Normalizer or a callable, got {type(normalize).__name__}")
 
 # %% ../nbs/11_wer.ipynb #fd7c56fb
-def segment_alignment(ref: Sequence,  # the reference items (words, or characters for CER)
-                      hyp: Sequence,  # the hypothesis items
+def segment_alignment(hyp: Sequence,  # the hypothesis items (words, or characters for CER)
+                      ref: Sequence,  # the reference items
                      ) -> str:  # one code per operation, in order: 'C' hit, 'S' substitution, 'D' deletion, 'I' insertion
     """jiwer 4's alignment of one segment: the full DP matrix, then rapidfuzz's backtrace (deletion > insertion >
     diagonal among optimal moves). O(N M) time and memory: the definition; the corpus functions use the engine."""
-    D = levenshtein_matrix(ref, hyp)
+    D = levenshtein_matrix(ref, hyp)  # (edit distance's order: A, the reference, first)
     return ''.join(op for op, _, _ in backtrace_rapidfuzz(D, ref, hyp))
 
 
@@ -204,7 +204,8 @@ def wer_statistics(hyps: Sequence[str],  # hypotheses, one per segment
                    normalize=None,  # see `get_normalizer`
                   ) -> WERStats:
     "Tokenise, align every segment (jiwer's alignment, `segment_alignment`, computed by the engine) and sum H, S, D, I."
-    return align_segments(*_corpus_items(hyps, refs, unit, get_normalizer(normalize)))
+    R, Hy = _corpus_items(hyps, refs, unit, get_normalizer(normalize))
+    return align_items(Hy, R)
 
 # %% ../nbs/11_wer.ipynb #5bb601d5
 def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
@@ -255,7 +256,7 @@ class WERResult(MetricResult):
         if not self.refs and self.n_segments and self.ref_len + self.hyp_len:
             raise MetricInputError("this result was built from summed statistics alone (e.g. by a significance test): "
                                    "it has no items to align; score the corpus with `corpus_wer` to read the counts")
-        if 'stats' not in self._lazy: self._lazy['stats'] = align_segments(self.refs, self.hyps, self._distances or None)
+        if 'stats' not in self._lazy: self._lazy['stats'] = align_items(self.hyps, self.refs, self._distances or None)
         return self._lazy['stats']
 
     hits = property(lambda self: self.stats.hits, doc="H: matched items, summed over segments")
@@ -336,9 +337,9 @@ def _wer_metric(measure, description):
     def segment_stats(h, ref, o):  # stage 2: WER and CER need the distance only; MER, WIL, WIP the alignment
         hy = _items(h, unit, get_normalizer(o['normalize']))
         if measure in ('wer', 'cer'):
-            d = segment_distance(ref, hy)
+            d = segment_distance(hy, ref)
             return WERErrors(d, len(ref), len(hy), (ref,), (hy,), (d,))
-        codes, alg = segment_codes(ref, hy)
+        codes, alg = segment_codes(hy, ref)
         c = alignment_counts(codes)
         return WERStats(c['H'], c['S'], c['D'], c['I'], c['N'], c['M'], (ref,), (hy,), (codes,), (alg,))
 
