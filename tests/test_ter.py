@@ -203,3 +203,38 @@ def test_cli_subprocess(tmp_path):
     out = subprocess.run([str(exe), 'score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '--metrics', 'ter,wer',
                           '--format', 'json'], capture_output=True, text=True, check=True).stdout
     assert '"ter"' in out and '0.1666' in out
+
+
+# ---------------------------------------------------------------- engine == lesson (issue 13)
+from textmetrics_edu.ter import beam_edit_distance, tercom_tokenize  # noqa: E402
+from textmetrics_edu.ter_engine import BeamEditDistance, hypothesis_tokens, tercom_reference_tokens  # noqa: E402
+
+long_words = st.lists(st.sampled_from('a b c d e the cat sat'.split()), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(long_words, st.lists(long_words, min_size=1, max_size=6))
+def test_engine_beam_edit_distance_equals_lesson(ref, hyps):
+    "The trie-cached `BeamEditDistance` (one per reference, reused as the shift search does) == the lesson's rows."
+    ed = BeamEditDistance(ref)
+    for h in hyps + hyps[:1]:  # the repeated hypothesis is served from the trie
+        assert ed(h) == beam_edit_distance(h, ref)
+        assert ed(h, trace=False)[0] == beam_edit_distance(h, ref)[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(words, st.sampled_from(COMBOS))
+def test_engine_tokenisation_equals_lesson(x, opts):
+    o = tuple(opts.values())
+    assert hypothesis_tokens(x, *o) == tercom_tokenize(x, *o)
+    assert tercom_reference_tokens(x, *o) == tercom_tokenize(' '.join(tercom_tokenize(x, *o)), *o)
+
+
+def test_huge_segments_fail_fast():
+    "Two 100k-word segments: a clear error at once, not minutes of work and gigabytes of rows."
+    import time
+    big = ' '.join(['the', 'cat', 'sat'] * 33334)
+    t0 = time.perf_counter()
+    with pytest.raises(MetricInputError, match='split it into sentences'): corpus_ter([big], [big])
+    with pytest.raises(MetricInputError, match='split it into sentences'): sentence_ter(big, big)
+    assert time.perf_counter() - t0 < 5

@@ -166,3 +166,94 @@ def test_reference_cache_is_bounded():
     assert list(c.d) == [3, 4, 5] and c.total == 9 and c.get(0) is None and c.get(3) == '3'
     c.put('big', 'x', 11)  # costs more than the whole cache: not kept
     assert c.get('big') is None and list(c.d) == [4, 5, 3]
+
+
+# ---------------------------------------------------------------- engine == lesson (issue 13), the spec (issue 9)
+from textmetrics_edu.wer import segment_alignment, alignment_counts, jiwer_words, WER_METRICS  # noqa: E402
+from textmetrics_edu.wer_engine import segment_codes, segment_distance, words as engine_words, align_items  # noqa: E402
+
+items_ = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat']), max_size=30).map(tuple)
+
+
+@settings(max_examples=600, deadline=None)
+@given(items_, items_)
+def test_engine_alignment_equals_lesson(r, h):
+    "The engine's linear-memory alignment == the lesson's full matrix + rapidfuzz backtrace, operation for operation."
+    codes = segment_alignment(h, r)
+    assert segment_codes(h, r)[0] == codes
+    assert segment_codes(h, r, segment_distance(h, r))[0] == codes  # a known distance narrows the passes, same ops
+    assert segment_distance(h, r) == len(codes) - codes.count('C')
+    c = alignment_counts(codes)
+    st_ = align_items([h], [r])
+    assert (st_.hits, st_.substitutions, st_.deletions, st_.insertions, st_.ref_len, st_.hyp_len) == \
+        (c['H'], c['S'], c['D'], c['I'], c['N'], c['M'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='ab ,\t\n\u00a0\u2028x', max_size=30))
+def test_engine_words_equal_lesson(s):
+    assert engine_words(s) == jiwer_words(s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(text, text), min_size=1, max_size=4))
+def test_corpus_equals_lesson_counts(pairs):
+    "Every public corpus function (derived from its spec) agrees with the lesson's alignment counts, summed."
+    hs, rs = [h for h, _ in pairs], [r for _, r in pairs]
+    tot = {k: 0 for k in 'HSDINM'}
+    for h, r in pairs:
+        for k, v in alignment_counts(segment_alignment(jiwer_words(h), jiwer_words(r))).items(): tot[k] += v
+    m = corpus_mer(hs, rs)
+    assert (m.hits, m.substitutions, m.deletions, m.insertions, m.ref_len, m.hyp_len) == tuple(tot[k] for k in 'HSDINM')
+    assert corpus_wer(hs, rs).errors == tot['S'] + tot['D'] + tot['I']
+
+
+def test_public_functions_come_from_the_specs():
+    import inspect
+    for m in ('wer', 'cer', 'mer', 'wil', 'wip'):
+        import textmetrics_edu.wer as w
+        c, s = getattr(w, f'corpus_{m}'), getattr(w, f'sentence_{m}')
+        assert c.metric is WER_METRICS[m] and s.metric is WER_METRICS[m]
+        assert list(inspect.signature(c).parameters) == ['hyps', 'refs', 'normalize']
+        assert list(inspect.signature(s).parameters) == ['hyp', 'refs', 'normalize']
+        assert inspect.signature(c).parameters['normalize'].kind is inspect.Parameter.KEYWORD_ONLY
+        assert c.__module__ == 'textmetrics_edu.wer'
+
+
+def test_significance_rebuilds_wer_from_rows():
+    "The significance tests rebuild results from summed statistics rows: the score is right, counts say why they are absent."
+    from textmetrics_edu.core import stats_row, stats_from_row
+    m = WER_METRICS['wer']
+    o = m.opts({})
+    st_ = m.stats(['a b c', 'x y'], [('a c',), ('x y z',)], o)
+    row = [a + b for a, b in zip(stats_row(st_[0]), stats_row(st_[1]))]
+    r = m.score(stats_from_row(st_[0], row), o, signature='', n_segments=2)
+    assert abs(float(r) - float(corpus_wer(['a b c', 'x y'], ['a c', 'x y z']))) < 1e-12
+    with pytest.raises(MetricInputError, match='summed statistics alone'): r.hits
+    mm = WER_METRICS['mer']
+    st2 = mm.stats(['a b c'], [('a c',)], mm.opts({}))
+    r2 = mm.score(stats_from_row(st2[0], stats_row(st2[0])), mm.opts({}), signature='', n_segments=1)
+    assert (r2.hits, r2.insertions) == (2, 1) and abs(float(r2) - 1 / 3) < 1e-12
+
+
+def test_many_segments_sum_lazily():
+    "Summing 5,000 segments' statistics joins their details lazily (one Concat chain, flattened once), jiwer-exact."
+    from textmetrics_edu.wer_engine import Concat, flat
+    hs = [f'a b {i % 7} c' for i in range(5000)]
+    rs = [f'a {i % 5} c d' for i in range(5000)]
+    m = WER_METRICS['mer']
+    o = m.opts({})
+    total = None
+    for s in m.stats(hs, [(r,) for r in rs], o): total = s if total is None else total + s
+    assert type(total.refs) is Concat and flat(total.refs) == tuple(tuple(r.split()) for r in rs)
+    o_ = jiwer.process_words(rs, hs)
+    r = corpus_mer(hs, rs)
+    assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o_.hits, o_.substitutions, o_.deletions, o_.insertions)
+    assert type(r.refs) is tuple and len(r.codes) == 5000 and abs(float(corpus_wer(hs, rs)) - o_.wer) < 1e-12
+
+
+def test_align_segments_old_order_warns():
+    from textmetrics_edu.wer import align_segments
+    r, h = (tuple('the cat sat on the mat'.split()),), (tuple('the cat sat on mat today'.split()),)
+    with pytest.warns(DeprecationWarning, match='hypotheses first'): old = align_segments(r, h)
+    assert old == align_items(h, r) and old.codes == align_items(h, r).codes == ('CCCCSS',)

@@ -8,19 +8,19 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt,
                    Metric, Option, corpus_fn, sentence_fn, register, detail)
 from .edit_distance import render_alignment
+from .ter_engine import (BeamEditDistance, MAX_CACHE_SIZE, hypothesis_tokens,
+                                        tercom_reference_tokens)
 
 # %% auto #0
-__all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'BEAM_WIDTH', 'MAX_CACHE_SIZE', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER',
-           'corpus_ter', 'sentence_ter', 'tercom_tokenize', 'tercom_reference_tokens', 'BeamEditDistance',
-           'trace_to_alignment', 'shifted_pairs', 'perform_shift', 'best_shift', 'translation_edit_rate', 'TERResult',
-           'TERStats', 'ter_statistics']
+__all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'BEAM_WIDTH', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter',
+           'sentence_ter', 'tercom_tokenize', 'beam_edit_distance', 'trace_to_alignment', 'shifted_pairs',
+           'perform_shift', 'best_shift', 'translation_edit_rate', 'TERResult', 'TERStats', 'ter_statistics']
 
 # %% ../nbs/12_ter.ipynb #cbb63a8b
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
@@ -37,7 +37,6 @@ _ASIAN = [(re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "), (re.compile(
 _PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
 
 
-@lru_cache(maxsize=2**16)
 def tercom_tokenize(sent: str,  # one segment
                     normalized: bool = False,  # tercom's western (and with asian_support, CJK) tokenisation
                     no_punct: bool = False,  # remove .,?:;!"() (and CJK punctuation with asian_support)
@@ -60,76 +59,45 @@ def tercom_tokenize(sent: str,  # one segment
         if asian_support: sent = re.sub(_FULL_WIDTH_PUNCT, '', re.sub(_ASIAN_PUNCT, '', sent))
     return tuple(sent.split())
 
-# %% ../nbs/12_ter.ipynb #668f7840
-@lru_cache(maxsize=2**16)
-def tercom_reference_tokens(sent: str, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-                            case_sensitive: bool = False) -> tuple[str, ...]:
-    "A reference's words as sacreBLEU 2.6.0 TER scores them: `tercom_tokenize` applied twice (see the warning above)."
-    opts = (normalized, no_punct, asian_support, case_sensitive)
-    return tercom_tokenize(' '.join(tercom_tokenize(sent, *opts)), *opts)
-
 # %% ../nbs/12_ter.ipynb #66fb847e
-_INF = int(1e16)
+_INF = int(1e16)  # a cost outside the beam
 MAX_SHIFT_SIZE, MAX_SHIFT_DIST, BEAM_WIDTH = 10, 50, 25  # tercom's limits
-MAX_CACHE_SIZE, MAX_SHIFT_CANDIDATES = 10000, 1000  # sacreBLEU's limits
+MAX_SHIFT_CANDIDATES = 1000  # sacreBLEU's limit on the shifted hypotheses evaluated per segment
 
 
-class BeamEditDistance:
-    "Edit distance of hypotheses against one reference, tercom-style beam, with a prefix trie of computed rows."
-    def __init__(self, ref: Sequence[str]):
-        self.ref, self.n = tuple(ref), len(ref)
-        self.first = (list(range(self.n + 1)), ['i'] * (self.n + 1))
-        self.trie, self.size = {}, 0
-
-    def __call__(self, hyp: Sequence[str], trace: bool = True) -> tuple[int, str | None]:
-        "(distance, trace): trace is a string over ' ' (match), 's', 'i', 'd' rewriting hyp -> ref."
-        node, C, O = self.trie, [self.first[0]], [self.first[1]]
-        for w in hyp:
-            nxt = node.get(w)
-            if nxt is None: break
-            node, c, o = nxt
-            C.append(c); O.append(o)
-        start, nh, nr, ref = len(C) - 1, len(hyp), self.n, self.ref
-        ratio = nr / nh if nh else 1
-        bw = math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
-        prev, new = C[-1], []
-        for i in range(start + 1, nh + 1):
-            pd = math.floor(i * ratio)
-            lo, hi = max(0, pd - bw), (nr + 1 if i == nh else min(nr + 1, pd + bw))
-            cur, ops, w, j = [_INF] * (nr + 1), ['x'] * (nr + 1), hyp[i - 1], lo
+def beam_edit_distance(hyp: Sequence[str],  # hypothesis words
+                       ref: Sequence[str],  # reference words
+                      ) -> tuple[int, str]:  # (distance, trace over ' ' match, 's', 'i', 'd', rewriting hyp -> ref)
+    """tercom's edit distance: row i (hypothesis word i) is filled only within `BEAM_WIDTH` cells of the diagonal,
+    stretched by the length ratio; ties prefer the diagonal, then deletion, then insertion. sacreBLEU 2.6.0's
+    `BeamEditDistance`, without its cache (the engine's `BeamEditDistance` adds it)."""
+    nh, nr = len(hyp), len(ref)
+    ratio = nr / nh if nh else 1
+    bw = math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
+    C, O = [list(range(nr + 1))], [['i'] * (nr + 1)]  # row 0: insert the first j reference words
+    for i in range(1, nh + 1):
+        pd = math.floor(i * ratio)  # the diagonal of row i
+        lo, hi = max(0, pd - bw), (nr + 1 if i == nh else min(nr + 1, pd + bw))
+        prev, cur, ops = C[-1], [_INF] * (nr + 1), ['x'] * (nr + 1)
+        for j in range(lo, hi):
             if j == 0:
-                cur[0], ops[0], j = prev[0] + 1, 'd', 1
-            left = cur[j - 1]
-            for j in range(j, hi):
-                if w == ref[j - 1]: v, o = prev[j - 1], ' '
-                else: v, o = prev[j - 1] + 1, 's'
-                c = _INF
-                if c > v: c = v
-                else: o = 'x'
-                v = prev[j] + 1
-                if c > v: c, o = v, 'd'
-                v = left + 1
-                if c > v: c, o = v, 'i'
-                cur[j] = left = c
-                ops[j] = o
-            new.append((cur, ops)); C.append(cur); O.append(ops)
-            prev = cur
-        if new and self.size < MAX_CACHE_SIZE:
-            node = self.trie
-            for k in range(start): node = node[hyp[k]][0]
-            for w, (c, o) in zip(hyp[start:], new):
-                if w not in node:
-                    node[w] = ({}, c, o); self.size += 1
-                node = node[w][0]
-        if not trace: return C[-1][-1], None
-        out, i, j = [], nh, nr
-        while i > 0 or j > 0:
-            op = O[i][j]; out.append(op)
-            if op == ' ' or op == 's': i, j = i - 1, j - 1
-            elif op == 'i': j -= 1
-            elif op == 'd': i -= 1
-            else: raise RuntimeError(f"unknown operation {op!r}")
-        return C[-1][-1], ''.join(reversed(out))
+                cur[0], ops[0] = prev[0] + 1, 'd'  # delete hypothesis word i
+                continue
+            best, op = _INF, 'x'
+            match = hyp[i - 1] == ref[j - 1]
+            if prev[j - 1] + (not match) < best: best, op = prev[j - 1] + (not match), (' ' if match else 's')
+            if prev[j] + 1 < best: best, op = prev[j] + 1, 'd'
+            if cur[j - 1] + 1 < best: best, op = cur[j - 1] + 1, 'i'
+            cur[j], ops[j] = best, op
+        C.append(cur); O.append(ops)
+    out, i, j = [], nh, nr  # the trace, from the bottom-right corner back
+    while i > 0 or j > 0:
+        op = O[i][j]; out.append(op)
+        if op in ' s': i, j = i - 1, j - 1
+        elif op == 'i': j -= 1
+        elif op == 'd': i -= 1
+        else: raise RuntimeError(f"unknown operation {op!r}")
+    return C[-1][-1], ''.join(reversed(out))
 
 # %% ../nbs/12_ter.ipynb #5c7813d9
 _FLIP = str.maketrans('id', 'di')
@@ -279,7 +247,7 @@ def _ter_opts(o): return (o['normalized'], o['no_punct'], o['asian_support'], no
 def ter_statistics(hyp: str, refs: tuple, o: dict) -> TERStats:
     "Stage 2 of TER for one segment (`o`: validated options, see `TER.options`)."
     opts = _ter_opts(o)
-    hw = tercom_tokenize(hyp, *opts)
+    hw = hypothesis_tokens(hyp, *opts)
     best, bi, tot = _INF, 0, 0
     for k, r in enumerate(refs):
         rw = tercom_reference_tokens(r, *opts)

@@ -5,7 +5,6 @@
 # %% ../nbs/11_wer.ipynb #ed783b03
 from __future__ import annotations
 
-import html
 import itertools
 import re
 import unicodedata
@@ -13,29 +12,27 @@ import sys
 from collections import Counter
 from operator import itemgetter
 from dataclasses import dataclass, field, astuple
-from functools import lru_cache, cached_property
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
-                   Metric, Option, register)
-from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
-                                           levenshtein_matrix, backtrace, render_alignment, paused_gc, _LRU,
-                                           _REFERENCE_MASKS)
+from .core import (MetricInputError, MetricResult, check_corpus, make_signature,
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
+from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
+from .wer_engine import (items as _items, reference_items as _reference, clear_reference_caches,
+                                        segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat)
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
-           'corpus_cer', 'sentence_cer', 'corpus_mer', 'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip',
-           'sentence_wip', 'SCLITE_WEIGHTS', 'WER_METRICS', 'jiwer_words', 'jiwer_chars', 'Normalizer', 'step',
-           'substitute', 'number_words', 'year_words', 'get_normalizer', 'WERStats', 'clear_reference_caches',
-           'align_segments', 'wer_statistics', 'rates', 'WERResult', 'corpus_wer', 'sentence_wer', 'read_trn',
-           'parse_alternations', 'sclite_align', 'sclite_score', 'WERCounts']
+           'WERCounts', 'WER_METRICS', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer',
+           'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip', 'sentence_wip', 'SCLITE_WEIGHTS', 'jiwer_words',
+           'jiwer_chars', 'Normalizer', 'step', 'substitute', 'number_words', 'year_words', 'get_normalizer',
+           'segment_alignment', 'alignment_counts', 'WERStats', 'wer_statistics', 'rates', 'WERResult', 'WERErrors',
+           'read_trn', 'parse_alternations', 'sclite_align', 'sclite_score']
 
 # %% ../nbs/11_wer.ipynb #4302c479
 def jiwer_words(s: str) -> list[str]:
     "jiwer 4's `wer_default`: `\\s\\s+` -> ' ', strip, split on ' ' (a single tab stays inside a word, as in jiwer)."
-    if s.isprintable(): return s.split()  # fast path: ' ' is the only whitespace in s, so this is the same split
     return [w for w in re.sub(r"\s\s+", " ", s).strip().split(' ') if w]
 
 
@@ -142,79 +139,73 @@ def get_normalizer(normalize) -> Normalizer | None:
     if callable(normalize): return step(getattr(normalize, '__name__', 'custom'), normalize)
     raise MetricInputError(f"`normalize` must be a name, a Normalizer or a callable, got {type(normalize).__name__}")
 
+# %% ../nbs/11_wer.ipynb #fd7c56fb
+def segment_alignment(hyp: Sequence,  # the hypothesis items (words, or characters for CER)
+                      ref: Sequence,  # the reference items
+                     ) -> str:  # one code per operation, in order: 'C' hit, 'S' substitution, 'D' deletion, 'I' insertion
+    """jiwer 4's alignment of one segment: the full DP matrix, then rapidfuzz's backtrace (deletion > insertion >
+    diagonal among optimal moves). O(N M) time and memory: the definition; the corpus functions use the engine."""
+    D = levenshtein_matrix(ref, hyp)  # (edit distance's order: A, the reference, first)
+    return ''.join(op for op, _, _ in backtrace_rapidfuzz(D, ref, hyp))
+
+
+def alignment_counts(codes: str) -> dict[str, int]:
+    "H, S, D, I of one alignment, and N = H + S + D reference items, M = H + S + I hypothesis items."
+    H, S, D, I = (codes.count(c) for c in 'CSDI')
+    return dict(H=H, S=S, D=D, I=I, N=H + S + D, M=H + S + I)
+
 # %% ../nbs/11_wer.ipynb #6d4a1e16
 @dataclass(frozen=True)
 class WERStats:
-    "Sufficient statistics: counts summed over segments, plus every segment's alignment as operation codes."
+    "Sufficient statistics: counts summed over segments (summable with `+`), plus every segment's alignment as codes."
     hits: int
     substitutions: int
     deletions: int
     insertions: int
     ref_len: int  # N: reference items
     hyp_len: int  # M: hypothesis items
-    refs: tuple = ()  # per segment: the reference items
-    hyps: tuple = ()  # per segment: the hypothesis items
-    codes: tuple = ()  # per segment: one code per operation, 'C' hit, 'S', 'D', 'I' (in order)
-    algorithms: tuple = ()  # per segment: which alignment algorithm ran
+    refs: tuple = detail()  # per segment: the reference items
+    hyps: tuple = detail()  # per segment: the hypothesis items
+    codes: tuple = detail()  # per segment: one code per operation, 'C' hit, 'S', 'D', 'I' (in order)
+    algorithms: tuple = detail()  # per segment: which alignment algorithm ran
+
+    def __add__(self, o: 'WERStats') -> 'WERStats':
+        return WERStats(self.hits + o.hits, self.substitutions + o.substitutions, self.deletions + o.deletions,
+                        self.insertions + o.insertions, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
+                        cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.codes, o.codes),
+                        cat(self.algorithms, o.algorithms))  # (`cat`: the details joined lazily, see under the hood)
 
     @property
     def alignments(self) -> tuple:
-        "Per segment: ((op, i, j), ...), expanded from `codes` (`edit_distance.ops_from_codes`)."
-        with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in self.codes)
+        "Per segment: ((op, i, j), ...), expanded from `codes`."
+        return expand_codes(self.codes)
 
 
-def _items(text, unit, norm):
-    if norm is not None: text = norm(text)
-    return tuple(jiwer_words(text) if unit == 'word' else jiwer_chars(text))
-
-
-_REFERENCE_ITEMS = _LRU(1 << 24)  # tokenised references of 2,000+ characters, 16 M characters in all
-
-
-def _reference(text, unit, norm):
-    "A reference's items, kept across calls for long references (their bitmasks too: `reference_masks`)."
-    if len(text) < 2000: return _items(text, unit, norm)
-    try: key = (text, unit, norm); items = _REFERENCE_ITEMS.get(key)
-    except TypeError: key = items = None  # an unhashable normaliser: no caching
-    if items is None:
-        items = _items(text, unit, norm)
-        if key is not None: _REFERENCE_ITEMS.put(key, items, len(text))
-    return items
-
-
-def clear_reference_caches():
-    "Forget the tokenised references and their bitmasks kept across calls (benchmarks start each run cold)."
-    _REFERENCE_ITEMS.clear(); _REFERENCE_MASKS.clear()
+WERCounts = WERStats  # the protocol's stage-2 statistics of MER, WIL and WIP (the old name)
 
 
 def _corpus_items(hyps, refs, unit, norm):
     "Checked, normalised (`norm`: from `get_normalizer`) and tokenised: (reference items, hypothesis items) per segment."
     if unit not in ('word', 'char'): raise MetricInputError(f"`unit` must be 'word' or 'char', got {unit!r}")
     hyps, refs = check_corpus(hyps, refs)
+    return _one_ref_each(refs, unit, norm), tuple(_items(h, unit, norm) for h in hyps)
+
+
+def _one_ref_each(refs, unit, norm):
     for i, r in enumerate(refs):
         if len(r) != 1:
             raise MetricInputError(f"`refs[{i}]` has {len(r)} references; WER-type metrics take exactly one per segment")
-    return tuple(_reference(r, unit, norm) for (r,) in refs), tuple(_items(h, unit, norm) for h in hyps)
+    return tuple(_reference(r, unit, norm) for (r,) in refs)
 
 
-def align_segments(R: Sequence[tuple], Hy: Sequence[tuple],  # reference and hypothesis items per segment
-                   distances: Sequence[int] | None = None,  # their edit distances, if known (they narrow the passes)
+def wer_statistics(hyps: Sequence[str],  # hypotheses, one per segment
+                   refs: Sequence,  # refs[i]: the one reference of segment i
+                   *, unit: str = 'word',  # 'word' or 'char'
+                   normalize=None,  # see `get_normalizer`
                   ) -> WERStats:
-    "Align every segment (reference items R[i], hypothesis items Hy[i]) and sum H, S, D, I."
-    H = S = D = I = N = M = 0
-    A, G = [], []
-    for k, (ri, hi) in enumerate(zip(R, Hy)):
-        codes, info = align_codes(ri, hi, reference_masks(ri), distances[k] if distances else None)
-        c, s, d = codes.count('C'), codes.count('S'), codes.count('D')
-        H += c; S += s; D += d; I += len(codes) - c - s - d; N += len(ri); M += len(hi)
-        A.append(codes)
-        G.append('bit-parallel+hirschberg' if info['splits'] else 'bit-parallel')
-    return WERStats(H, S, D, I, N, M, tuple(R), tuple(Hy), tuple(A), tuple(G))
-
-
-def wer_statistics(hyps: Sequence[str], refs: Sequence, *, unit: str = 'word', normalize=None) -> WERStats:
-    "Align every segment (one reference each) and sum H, S, D, I; `unit` is 'word' or 'char'."
-    return align_segments(*_corpus_items(hyps, refs, unit, get_normalizer(normalize)))
+    "Tokenise, align every segment (jiwer's alignment, `segment_alignment`, computed by the engine) and sum H, S, D, I."
+    R, Hy = _corpus_items(hyps, refs, unit, get_normalizer(normalize))
+    return align_items(Hy, R)
 
 # %% ../nbs/11_wer.ipynb #5bb601d5
 def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
@@ -262,7 +253,10 @@ class WERResult(MetricResult):
     def stats(self) -> WERStats:
         "Every segment's alignment and the summed H, S, D, I (computed on first use, then kept)."
         if self._aligned is not None: return self._aligned
-        if 'stats' not in self._lazy: self._lazy['stats'] = align_segments(self.refs, self.hyps, self._distances or None)
+        if not self.refs and self.n_segments and self.ref_len + self.hyp_len:
+            raise MetricInputError("this result was built from summed statistics alone (e.g. by a significance test): "
+                                   "it has no items to align; score the corpus with `corpus_wer` to read the counts")
+        if 'stats' not in self._lazy: self._lazy['stats'] = align_items(self.hyps, self.refs, self._distances or None)
         return self._lazy['stats']
 
     hits = property(lambda self: self.stats.hits, doc="H: matched items, summed over segments")
@@ -319,61 +313,87 @@ class WERResult(MetricResult):
         return base[:-6] + (self.alignment(0, 'html') if self.n_segments == 1 else '') + '</div>'
 
 # %% ../nbs/11_wer.ipynb #ad08fe73
-def _result(measure, hyps, refs, normalize):
-    unit, norm = 'char' if measure == 'cer' else 'word', get_normalizer(normalize)
-    R, Hy = _corpus_items(hyps, refs, unit, norm)
-    N, M = sum(map(len, R)), sum(map(len, Hy))
-    st, dists = None, ()
-    if measure in ('wer', 'cer'):  # the distances are enough; the alignment waits until it is asked for
-        dists = tuple(levenshtein_distance(r, h, reference_masks(r)) for r, h in zip(R, Hy))
-        errors = sum(dists)
-    else:
-        st = align_segments(R, Hy)
-        errors = st.substitutions + st.deletions + st.insertions
-    wer = errors / N if N else float(errors)  # jiwer 4: with no reference items, WER is the insertion count
-    sig = make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
-                         empty_ref='jiwer4')
-    score = wer if st is None else rates(st.hits, st.substitutions, st.deletions, st.insertions, N, M)[measure]
-    return WERResult(score=score, signature=sig, measure=measure, errors=errors, ref_len=N, hyp_len=M, wer=wer,
-                     n_segments=len(R), refs=R, hyps=Hy, _aligned=st, _distances=dists)
+@dataclass(frozen=True)
+class WERErrors:
+    "Stage-2 statistics of WER and CER (summable with `+`): errors S + D + I (the edit distance) and the lengths."
+    errors: int
+    ref_len: int  # N
+    hyp_len: int  # M
+    refs: tuple = detail()  # per segment: the reference items (for the alignment, computed when first read)
+    hyps: tuple = detail()  # per segment: the hypothesis items
+    distances: tuple = detail()  # per segment: the edit distance
+
+    def __add__(self, o: 'WERErrors') -> 'WERErrors':
+        return WERErrors(self.errors + o.errors, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
+                         cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.distances, o.distances))
 
 
-def corpus_wer(hyps: Sequence[str],  # hypotheses, one per segment
-               refs: Sequence[str | Sequence[str]],  # refs[i]: the reference of segment i (exactly one)
-               *, normalize=None,  # None (jiwer's default tokenisation only), 'basic', 'numbers', a Normalizer or a callable
-              ) -> WERResult:  # score in [0, inf): summed (S+D+I) / summed N
-    """Corpus WER: counts summed over segments. Matches jiwer 4.0 `wer(refs, hyps)` (note jiwer's reference-first order).
-    Computes the edit distances only; hits, MER, WIL, WIP and the alignments are computed when first read (an
-    alignment costs about twice a distance: `corpus_mer`, `corpus_wil` and `corpus_wip` align at once and have `.wer` too)."""
-    return _result('wer', hyps, refs, normalize)
+def _wer_metric(measure, description):
+    unit = 'char' if measure == 'cer' else 'word'
+
+    def prepare_refs(refs, o):  # once per corpus: each segment's one reference, tokenised (long ones kept)
+        return _one_ref_each(refs, unit, get_normalizer(o['normalize']))
+
+    def segment_stats(h, ref, o):  # stage 2: WER and CER need the distance only; MER, WIL, WIP the alignment
+        hy = _items(h, unit, get_normalizer(o['normalize']))
+        if measure in ('wer', 'cer'):
+            d = segment_distance(hy, ref)
+            return WERErrors(d, len(ref), len(hy), (ref,), (hy,), (d,))
+        codes, alg = segment_codes(hy, ref)
+        c = alignment_counts(codes)
+        return WERStats(c['H'], c['S'], c['D'], c['I'], c['N'], c['M'], (ref,), (hy,), (codes,), (alg,))
+
+    def score(st, o, signature='', n_segments=1):  # stage 3: the rates from the summed statistics
+        if isinstance(st, WERErrors):
+            wer = st.errors / st.ref_len if st.ref_len else float(st.errors)  # jiwer 4: N = 0 -> the insertion count
+            return WERResult(score=wer, signature=signature, measure=measure, errors=st.errors, ref_len=st.ref_len,
+                             hyp_len=st.hyp_len, wer=wer, n_segments=n_segments, refs=flat(st.refs),
+                             hyps=flat(st.hyps), _distances=flat(st.distances))
+        r = rates(st.hits, st.substitutions, st.deletions, st.insertions, st.ref_len, st.hyp_len)
+        st = WERStats(*stats_row(st), flat(st.refs), flat(st.hyps), flat(st.codes), flat(st.algorithms))
+        return WERResult(score=r[measure], signature=signature, measure=measure,
+                         errors=st.substitutions + st.deletions + st.insertions, ref_len=st.ref_len,
+                         hyp_len=st.hyp_len, wer=r['wer'], n_segments=n_segments, refs=st.refs, hyps=st.hyps,
+                         _aligned=st)
+
+    def signature(o, nrefs):
+        norm = get_normalizer(o['normalize'])
+        return make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
+                              empty_ref='jiwer4')
+
+    return Metric(measure, (Option('normalize', object, None,
+                                   "None (jiwer's default tokenisation only), 'basic', 'numbers', a Normalizer or a "
+                                   "callable str -> str", flag='--wer-normalize'),),
+                  segment_stats, score, signature, preprocess=lambda text, o: _items(text, unit, get_normalizer(o['normalize'])),
+                  prepare_refs=prepare_refs, check=lambda o, name: get_normalizer(o['normalize']), multi_ref=False,
+                  description=description, cli_prefix='wer')
 
 
-def sentence_wer(hyp: str,  # one hypothesis
-                 refs: str | Sequence[str],  # its reference (a str, or a list holding one str)
-                 *, normalize=None) -> WERResult:
-    "WER of one segment; same options as `corpus_wer`."
-    check_text(hyp, 'hyp')
-    return _result('wer', [hyp], [check_refs_of_segment(refs, 'refs')], normalize)
+WER_METRICS = {m: _wer_metric(m, d) for m, d in [
+    ('wer', 'word error rate, jiwer-compatible'), ('cer', 'character error rate, jiwer-compatible'),
+    ('mer', 'match error rate (Morris et al. 2004)'), ('wil', 'word information lost (Morris et al. 2004)'),
+    ('wip', 'word information preserved (Morris et al. 2004)')]}
 
-# %% ../nbs/11_wer.ipynb #389b6739
-def _make(measure, what):
-    def corpus(hyps: Sequence[str], refs: Sequence[str | Sequence[str]], *, normalize=None) -> WERResult:
-        return _result(measure, hyps, refs, normalize)
-    def sentence(hyp: str, refs: str | Sequence[str], *, normalize=None) -> WERResult:
-        check_text(hyp, 'hyp')
-        return _result(measure, [hyp], [check_refs_of_segment(refs, 'refs')], normalize)
-    corpus.__name__, sentence.__name__ = f"corpus_{measure}", f"sentence_{measure}"
-    corpus.__qualname__, sentence.__qualname__ = corpus.__name__, sentence.__name__
-    corpus.__module__ = sentence.__module__ = __name__
-    corpus.__doc__ = f"Corpus {what} from summed counts (hyps first; same options as `corpus_wer`). Matches jiwer 4.0 `{measure}`."
-    sentence.__doc__ = f"{what} of one segment; same options as `corpus_wer`."
-    return corpus, sentence
+corpus_wer = corpus_fn(WER_METRICS['wer'], """Corpus WER in [0, inf): summed (S + D + I) / summed N. Matches jiwer 4.0
+`wer(refs, hyps)` (note jiwer's reference-first order). Computes the edit distances only; hits, MER, WIL, WIP and the
+alignments are computed when first read (`corpus_mer`, `corpus_wil`, `corpus_wip` align at once and have `.wer` too).""")
+sentence_wer = sentence_fn(WER_METRICS['wer'], "WER of one segment (one reference); same options as `corpus_wer`.")
+corpus_cer = corpus_fn(WER_METRICS['cer'], """Corpus CER in [0, inf): WER over characters (spaces count, as in jiwer).
+Matches jiwer 4.0 `cer(refs, hyps)`.""")
+sentence_cer = sentence_fn(WER_METRICS['cer'], "CER of one segment; same options as `corpus_wer`.")
+corpus_mer = corpus_fn(WER_METRICS['mer'], """Corpus MER in [0, 1] (match error rate, Morris et al. 2004):
+(S + D + I) / (H + S + D + I) from summed counts. Matches jiwer 4.0 `mer(refs, hyps)`.""")
+sentence_mer = sentence_fn(WER_METRICS['mer'], "MER of one segment; same options as `corpus_wer`.")
+corpus_wil = corpus_fn(WER_METRICS['wil'], """Corpus WIL in [0, 1] (word information lost, Morris et al. 2004):
+1 - (H / N)(H / M) from summed counts. Matches jiwer 4.0 `wil(refs, hyps)`.""")
+sentence_wil = sentence_fn(WER_METRICS['wil'], "WIL of one segment; same options as `corpus_wer`.")
+corpus_wip = corpus_fn(WER_METRICS['wip'], """Corpus WIP in [0, 1] (word information preserved, Morris et al. 2004):
+(H / N)(H / M) from summed counts. Matches jiwer 4.0 `wip(refs, hyps)`.""")
+sentence_wip = sentence_fn(WER_METRICS['wip'], "WIP of one segment; same options as `corpus_wer`.")
 
-
-corpus_cer, sentence_cer = _make('cer', 'CER (character error rate; spaces count, as in jiwer)')
-corpus_mer, sentence_mer = _make('mer', 'MER (match error rate, Morris et al. 2004)')
-corpus_wil, sentence_wil = _make('wil', 'WIL (word information lost)')
-corpus_wip, sentence_wip = _make('wip', 'WIP (word information preserved)')
+for _m, _c, _s in [('wer', corpus_wer, sentence_wer), ('cer', corpus_cer, sentence_cer), ('mer', corpus_mer, sentence_mer),
+                   ('wil', corpus_wil, sentence_wil), ('wip', corpus_wip, sentence_wip)]:
+    register(WER_METRICS[_m], _c, _s)
 
 # %% ../nbs/11_wer.ipynb #9de48203
 def read_trn(path: str | Path) -> dict[str, str]:
@@ -426,51 +446,3 @@ def sclite_score(hyp_trn: str | Path, ref_trn: str | Path) -> dict:
     tot['WER'] = tot['Err'] / tot['N']
     tot['SER'] = sum(a['S'] + a['D'] + a['I'] > 0 for a in utts.values()) / len(utts)
     return dict(utterances=utts, total=tot)
-
-# %% ../nbs/11_wer.ipynb #5710e70f
-@dataclass(frozen=True)
-class WERCounts:
-    "Summable statistics of the WER family for one segment or a corpus: H, S, D, I, N, M (the protocol's stage 2)."
-    hits: int
-    substitutions: int
-    deletions: int
-    insertions: int
-    ref_len: int
-    hyp_len: int
-
-    def __add__(self, o: 'WERCounts') -> 'WERCounts':
-        return WERCounts(*(a + b for a, b in zip(astuple(self), astuple(o))))
-
-
-def _wer_metric(measure, description):
-    unit = 'char' if measure == 'cer' else 'word'
-
-    def segment_stats(h, refs, o):
-        if len(refs) != 1: raise MetricInputError(f"{measure}: takes exactly one reference per segment, got {len(refs)}")
-        norm = get_normalizer(o['normalize'])
-        s = align_segments([_reference(refs[0], unit, norm)], [_items(h, unit, norm)])
-        return WERCounts(s.hits, s.substitutions, s.deletions, s.insertions, s.ref_len, s.hyp_len)
-
-    def score(st, o, signature='', n_segments=1):
-        r = rates(*astuple(st))
-        return WERResult(score=r['wer' if measure == 'cer' else measure], signature=signature, measure=measure,
-                         errors=st.substitutions + st.deletions + st.insertions, ref_len=st.ref_len, hyp_len=st.hyp_len,
-                         wer=r['wer'], n_segments=n_segments, _aligned=WERStats(*astuple(st)))
-
-    def signature(o, nrefs):
-        norm = get_normalizer(o['normalize'])
-        return make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
-                              empty_ref='jiwer4')
-
-    return Metric(measure, (Option('normalize', object, None, "None, 'basic', 'numbers', a Normalizer or a callable",
-                                   flag='--wer-normalize'),),
-                  segment_stats, score, signature, multi_ref=False, description=description, cli_prefix='wer')
-
-
-WER_METRICS = {m: _wer_metric(m, d) for m, d in [
-    ('wer', 'word error rate, jiwer-compatible'), ('cer', 'character error rate, jiwer-compatible'),
-    ('mer', 'match error rate (Morris et al. 2004)'), ('wil', 'word information lost (Morris et al. 2004)'),
-    ('wip', 'word information preserved (Morris et al. 2004)')]}
-for _m, _c, _s in [('wer', corpus_wer, sentence_wer), ('cer', corpus_cer, sentence_cer), ('mer', corpus_mer, sentence_mer),
-                   ('wil', corpus_wil, sentence_wil), ('wip', corpus_wip, sentence_wip)]:
-    register(WER_METRICS[_m], _c, _s)  # the public functions keep their lazy alignment; the spec serves significance
