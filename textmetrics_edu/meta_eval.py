@@ -746,7 +746,7 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
     n = len(x); c = d = tx = ty = 0
     for i in range(n):
         for j in range(i + 1, n):
-            a, b = x[i] - x[j], y[i] - y[j]
+            a, b = (x[i] > x[j]) - (x[i] < x[j]), (y[i] > y[j]) - (y[i] < y[j])  # signs of the differences
             if a == 0: tx += 1
             if b == 0: ty += 1
             if a * b > 0: c += 1
