@@ -767,7 +767,7 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
     x1 = x1 if x1 > x0 else x0 + 1; y1 = y1 if y1 > y0 else y0 + 1
     X = lambda x: pad + (x - x0) / (x1 - x0) * (width - 2 * pad)
     Y = lambda y: height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' class='tme-scatter' role='img' "
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' class='tme-scatter' overflow='visible' role='img' "
              f"aria-label='{html.escape(ylabel, quote=True)} against {html.escape(xlabel, quote=True)}'>",
              f"<rect x='{pad}' y='{pad}' width='{width - 2 * pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
     n = len(xs)
