@@ -26,7 +26,7 @@ RENDER_TIMEOUT_MS = 60_000
 
 # the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
 PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
-         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html']
+         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html', 'mos.html', 'meta_eval.html']
 if DOCS.exists():
     PAGES += sorted(p.name for p in DOCS.glob('*.html') if p.name not in PAGES and 'tme-live' in p.read_text('utf-8'))
 
@@ -85,7 +85,10 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    cider=dict(a0='A brown dog on the grass', n_other=12, variant='cider'),
                    classification=dict(a0='cat dog pig cat dog cat', average='weighted', beta=2.0),
                    glue=dict(a0='boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, '
-                                'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'))
+                                'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'),
+                   mos=dict(a0='A s1 r1 4\nA s1 r2 5\nA s2 r1 2\nA s2 r2 3\nB s1 r1 5\nB s2 r2 4\nB s1 r2 4\nB s2 r1 5',
+                            method='all', confidence=0.9, n_samples=500),
+                   meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.live import site_explorer
@@ -99,6 +102,10 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     # the new families' explorers render for real in the browser subset (not an error box)
     assert 'CIDEr = ' in got['cider'][1] and 'weighted F2 = ' in got['classification'][1]
     assert 'superglue score = 44.5' in got['glue'][0] and 'reproduced' in got['glue'][1]
+    # MOS and meta-evaluation: their standard-library engines, not an error box
+    assert "<td>4.000</td>" in got['mos'][0] and 'crowdmos 90%' in got['mos'][1] and 'rng:python' in got['mos'][1]
+    assert '<b>0.970</b>' in got['meta_eval'][0] and 'Online-W: human score' in got['meta_eval'][1]
+    assert 'tme-error' not in got['mos'][1] + got['meta_eval'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(use_stemmer=True)))"
@@ -244,3 +251,43 @@ def test_static_picture_without_javascript(site_server, browser):
         assert external == [], f'live.html without JavaScript asked for outside URLs: {external}'
     finally:
         ctx.close()
+
+
+def test_meta_eval_data_in_the_browser_zip(browser_bundle):
+    "The meta-evaluation explorer reads the WMT22 ru-en system scores shipped with the package: the zip has them"
+    f = 'textmetrics_edu/data/wmt22_ru-en_system/scores.tsv'
+    assert (browser_bundle / f).read_bytes() == (ROOT / f).read_bytes()
+
+
+@browser_only
+@pytest.mark.parametrize('page_path, steps', [
+    ('mos.html', [('a0', 'text', 'A s1 r1 4\nA s1 r2 5\nA s2 r1 2\nA s2 r2 3\nB s1 r1 5\nB s2 r2 4\nB s1 r2 4\nB s2 r1 5',
+                   '<td>3.500</td>'), ('method', 'choice', 'crowdmos', 'crowdmos 95%'), ('confidence', 'range', '0.8', 'crowdmos 80%')]),
+    ('meta_eval.html', [('exclude', 'text', 'ALMAnaCH-Inria', '<b>0.717</b>'),
+                        ('exclude', 'text', '', '<b>0.970</b>'),
+                        ('shift', 'range', '3', '<b>0.143</b>')]),
+])
+def test_mos_and_meta_eval_as_a_student(site, open_page, page_path, steps):
+    "Type votes / move the outlier as a student would; the page shows the CPython numbers (the lessons' figures)"
+    visit = open_page(page_path, width=1300, height=1000)
+    page = visit.page
+    _wait_ready(page, page_path)
+    page.add_style_tag(content='.site-navbar { position: static !important; }')
+    root = page.locator('.tme-live').first
+    spec = json.loads(root.get_attribute('data-spec'))
+    page.wait_for_function("r => Number(r.dataset.renders) >= 1", arg=root.element_handle(), timeout=RENDER_TIMEOUT_MS)
+    root.scroll_into_view_if_needed()
+    root.screenshot(path=f"/tmp/live_student_{page_path.removesuffix('.html')}_before.png")
+    for name, how, value, expect in steps:
+        el = root.locator(f'[data-name="{name}"]')
+        n = int(root.get_attribute('data-renders'))
+        if how == 'text': el.fill(value)
+        elif how == 'choice': el.select_option(value)
+        else: el.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", value)
+        page.wait_for_function("([r, n]) => Number(r.dataset.renders) > n", arg=[root.element_handle(), n],
+                               timeout=RENDER_TIMEOUT_MS)
+        last = root.evaluate("r => r.tmeLast")
+        assert last['html'] == render_call(spec, last['values']), (page_path, name)
+        assert expect in last['html'] and 'tme-error' not in last['html'], (page_path, name, last['html'][:300])
+    root.screenshot(path=f"/tmp/live_student_{page_path.removesuffix('.html')}_after.png")
+    assert visit.problems() == [], f'{page_path}:\n' + '\n'.join(visit.problems())

@@ -289,3 +289,90 @@ def test_cli_errors(capsys):
     assert 'nope' in capsys.readouterr().err
     assert main(['meta-eval', '--human', 'missing.tsv', '--metric-scores', 'x.tsv']) == 2
     assert 'cannot read' in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The explorer's standard-library statistics (what the live explorer runs in the browser) against scipy
+# ----------------------------------------------------------------------------------------------------------------
+import math
+from textmetrics_edu.meta_eval import (pearson_r, spearman_rho, kendall_tau_b, average_ranks, EXPLORER_STATISTICS,
+                                       wmt22_system_scores, render_system_explorer_html)
+
+_PAIRS = ((pearson_r, scipy.stats.pearsonr), (spearman_rho, scipy.stats.spearmanr),
+          (lambda x, y: kendall_tau_b(x, y), lambda x, y: scipy.stats.kendalltau(x, y, variant='b')))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 25).flatmap(lambda n: st.tuples(
+    st.lists(st.one_of(st.integers(-3, 3).map(float), st.floats(-100, 100, allow_nan=False).filter(lambda v: v == 0 or abs(v) > 1e-6)), min_size=n, max_size=n),
+    st.lists(st.one_of(st.integers(-3, 3).map(float), st.floats(-100, 100, allow_nan=False).filter(lambda v: v == 0 or abs(v) > 1e-6)), min_size=n, max_size=n))))
+def test_pure_statistics_equal_scipy(xy):
+    "Pearson, Spearman, Kendall tau-b without numpy equal scipy to 1e-12 (ties included); NaN where scipy's is"
+    x, y = xy
+    import warnings
+    for mine, theirs in _PAIRS:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            want = float(theirs(x, y)[0])
+        got = mine(x, y)
+        if len(set(x)) < 2 or len(set(y)) < 2: assert math.isnan(got)
+        elif math.isnan(want): assert math.isnan(got)
+        else: assert abs(got - want) <= 1e-12, (mine, got, want)
+
+
+def test_average_ranks_equal_scipy():
+    x = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5]
+    assert average_ranks(x) == list(scipy.stats.rankdata(x))
+
+
+def test_explorer_statistics_equal_correlate_on_wmt22():
+    metrics, humans = wmt22_system_scores()
+    for name in metrics:
+        for h in humans.values():
+            m = metrics[name]
+            for st_, f in EXPLORER_STATISTICS.items():
+                want = correlate(m, h, statistic=st_, ci=None).score
+                assert abs(f([m[s] for s in h], list(h.values())) - want) <= 1e-12, (name, st_)
+
+
+def test_shipped_wmt22_system_scores_equal_the_sources():
+    metrics, humans = wmt22_system_scores()
+    sys_ = {r['system']: r for r in csv.DictReader(open(RU / 'human_da_sys.tsv'), delimiter='\t')}
+    assert humans['DA z'] == {s: float(r['z']) for s, r in sys_.items()}
+    assert humans['DA raw'] == {s: float(r['raw']) for s, r in sys_.items()}
+    off = {}
+    for r in csv.DictReader(open(RU / 'official_automatic_scores.tsv'), delimiter='\t'):
+        off.setdefault(r['metric'], {})[r['system']] = float(r['score'])
+    assert metrics['BLEU'] == off['bleu-A'] and metrics['chrF'] == off['chrf-A']
+    own = {r['system']: float(r['score']) for r in csv.DictReader(open(DATA / 'meta_eval' / 'system_scores.tsv'), delimiter='\t')
+           if r['dataset'] == 'wmt22_ru-en' and r['metric'] == 'meteor'}
+    assert metrics['METEOR'] == own
+
+
+def test_system_explorer_renderer():
+    base = render_system_explorer_html()
+    assert '<td>0.970</td>' in base and '<b>0.970</b>' in base  # BLEU vs DA z, all 10 systems (issue 11's figure)
+    assert '<b>0.717</b>' in render_system_explorer_html(exclude='ALMAnaCH-Inria')  # Mathur et al.'s outlier trap
+    assert '<b>0.971</b>' in render_system_explorer_html('chrF')
+    moved = render_system_explorer_html(system='ALMAnaCH-Inria', shift=3.0)
+    assert '<b>0.143</b>' in moved and 'ALMAnaCH-Inria: human score -0.2376 &rarr;' in moved
+    assert render_system_explorer_html(exclude=['', ' ']) == base  # empty names (an empty text box) are ignored
+    for kw, msg in ((dict(metric='BLEURT'), 'metric: expected'), (dict(human='MQM'), 'human: expected'),
+                    (dict(system='<b>x</b>'), 'system: expected'), (dict(exclude='foggy, Online-A'), 'no system foggy'),
+                    (dict(shift=float('nan')), 'shift: expected')):
+        out = render_system_explorer_html(**kw)
+        assert "class='tme-error'" in out and msg in out and '<b>x</b>' not in out, kw
+    assert 'keep at least 3 systems' in render_system_explorer_html(exclude=list(wmt22_system_scores()[1]['DA z'])[:8])
+
+
+def test_renderers_import_no_numpy():
+    "The meta-eval explorer renders with the standard library alone (numpy/scipy/pandas never imported)"
+    import subprocess, sys, os
+    root = Path(__file__).parents[1]
+    code = ("import sys, textmetrics_edu.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W'); "
+            "print(sorted({k.split('.')[0] for k in sys.modules} & {'numpy', 'scipy', 'pandas'})); print(h)")
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=root,
+                       env={**os.environ, 'PYTHONPATH': str(root)})
+    assert r.returncode == 0, r.stderr
+    mods, h = r.stdout.split('\n', 1)
+    assert mods == '[]' and h.rstrip('\n') == render_system_explorer_html(exclude='Online-W')

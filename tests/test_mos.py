@@ -284,3 +284,86 @@ def test_mos_properties(n_raters, n_items, data):
     assert min(x) - 1e-12 <= res.bootstrap_ci[0] <= res.bootstrap_ci[1] <= max(x) + 1e-12
     assert res.naive_ci[0] <= float(res) <= res.naive_ci[1] and res.crowdmos_ci[0] <= float(res) <= res.crowdmos_ci[1]
     assert min(res.v_item, res.v_rater, res.v_residual) >= 0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The standard-library engine (engine='python'; what the live explorer runs in the browser) against numpy/scipy
+# ----------------------------------------------------------------------------------------------------------------
+from textmetrics_edu.mos import (t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+                                 bootstrap_means_python)
+
+
+@pytest.mark.parametrize('p', [0.55, 0.75, 0.9, 0.95, 0.975, 0.99, 0.995, 0.9995])
+def test_t_quantile_equals_scipy(p):
+    for df in [*range(1, 80), 99, 149, 299, 499, 999, 1999, 4999]:
+        want = stats.t.ppf(p, df)
+        tol = 1e-12 if df <= 1000 and p <= 0.995 else 5e-12
+        assert abs(t_quantile(p, df) - want) <= tol * want, (p, df)
+    assert t_quantile(1 - p, 7) == -t_quantile(p, 7) and t_quantile(0.5, 3) == 0.0
+
+
+def test_t_quantile_bad_input():
+    for p, df in ((0.0, 3), (1.0, 3), (0.9, 0), (0.9, 2.5), (0.9, True)):
+        with pytest.raises(MetricInputError): t_quantile(p, df)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=1, max_size=60), st.floats(0, 100))
+def test_percentile_linear_equals_numpy(xs, q):
+    assert abs(percentile_linear(xs, q) - np.percentile(xs, q)) <= 1e-12 * max(1.0, max(map(abs, xs)))
+
+
+def _z_lists(Z):
+    return [[None if np.isnan(v) else float(v) for v in row] for row in Z]
+
+
+def test_python_engine_equals_numpy_on_summeval(experts, summeval):
+    "naive and CrowdMOS intervals, MOS, sd and variance components to 1e-12; the bootstrap ends close (other generator)"
+    for recs in (experts['coherence'], experts['consistency'], summeval_ratings(summeval, 'coherence', 'crowd')):
+        py, nu = mos(recs, engine='python'), mos(recs)
+        assert list(py) == list(nu)
+        for s in nu:
+            a, b = py[s], nu[s]
+            for f in ('score', 'sd', 'v_item', 'v_rater', 'v_residual'):
+                assert abs(getattr(a, f) - getattr(b, f)) <= 1e-12, (s, f)
+            for f in ('naive_ci', 'crowdmos_ci'):
+                assert np.allclose(getattr(a, f), getattr(b, f), rtol=0, atol=1e-12), (s, f)
+            assert (a.n_ratings, a.n_raters, a.n_items) == (b.n_ratings, b.n_raters, b.n_items)
+            w = b.bootstrap_ci[1] - b.bootstrap_ci[0]  # two Monte Carlo samples: ends within a fifth of the width
+            assert np.allclose(a.bootstrap_ci, b.bootstrap_ci, rtol=0, atol=0.2 * w + 1e-9), (s, a.bootstrap_ci, b.bootstrap_ci)
+        assert 'rng:python' in next(iter(py.values())).signature and 'rng:' not in next(iter(nu.values())).signature
+
+
+def test_crowdmos_python_incomplete_design():
+    rng = np.random.default_rng(5)
+    Z = rng.integers(1, 6, size=(7, 9)).astype(float)
+    Z[rng.random(Z.shape) < 0.4] = np.nan
+    a, b = crowdmos_variance_python(_z_lists(Z)), crowdmos_variance(Z)
+    for k in ('v_item', 'v_rater', 'v_residual', 'var_mos', 'df'):
+        assert abs(a[k] - b[k]) <= 1e-12, k
+
+
+def test_bootstrap_python_is_the_same_two_way_resampling():
+    "Reproducible from the seed, and each resample is the mean of the drawn raters' votes on the drawn items"
+    import random
+    Z = [[4.0, 5.0, None], [3.0, None, 4.0], [5.0, 4.0, 4.0]]
+    b = bootstrap_means_python(Z, 300, seed=3)
+    assert b == bootstrap_means_python(Z, 300, seed=3) and b != bootstrap_means_python(Z, 300, seed=4)
+    rng = random.Random(3)
+    for k in range(300):
+        R = [rng.randrange(3) for _ in range(3)]; I = [rng.randrange(3) for _ in range(3)]
+        v = [Z[i][j] for i in R for j in I if Z[i][j] is not None]
+        assert (math.isnan(b[k]) and not v) or abs(b[k] - sum(v) / len(v)) <= 1e-12
+
+
+def test_renderer_uses_the_python_engine_and_imports_no_numpy():
+    import subprocess, sys, os
+    from pathlib import Path
+    root = Path(__file__).parents[1]
+    code = ("import sys, textmetrics_edu.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS); "
+            "print(sorted({k.split('.')[0] for k in sys.modules} & {'numpy', 'scipy', 'pandas', 'pingouin', 'krippendorff'})); print(h)")
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=root,
+                       env={**os.environ, 'PYTHONPATH': str(root)})
+    assert r.returncode == 0, r.stderr
+    mods, h = r.stdout.split('\n', 1)
+    assert mods == '[]' and h.rstrip('\n') == render_mos_html(EXAMPLE_RATINGS)

@@ -109,4 +109,4 @@ _lazy('classification', 'corpus_classification', 'corpus_accuracy', 'corpus_prec
 
 # %% ../nbs/99_api.ipynb #fbc7dfa9
 # meta-evaluation (nbs/61_meta_eval.ipynb): public names
-_lazy('meta_eval', 'correlate', 'CorrelationResult', 'perm_both', 'williams', 'williams_test', 'significance_clusters', 'kendall_like', 'kendall_variant', 'pairwise_accuracy', 'tie_calibration', 'soft_pairwise_accuracy', 'render_meta_eval_html', 'meta_eval_explorer', 'correlation_table')
+_lazy('meta_eval', 'correlate', 'CorrelationResult', 'perm_both', 'williams', 'williams_test', 'significance_clusters', 'kendall_like', 'kendall_variant', 'pairwise_accuracy', 'tie_calibration', 'soft_pairwise_accuracy', 'render_meta_eval_html', 'meta_eval_explorer', 'correlation_table', 'render_system_explorer_html')

@@ -173,6 +173,8 @@ def _site_explorers() -> dict:
     from textmetrics_edu.cider import render_cider_html, VARIANTS
     from textmetrics_edu.classification import render_confusion_html
     from textmetrics_edu.glue import render_benchmark_html
+    from textmetrics_edu.mos import render_mos_html, EXAMPLE_RATINGS, INTERVAL_METHODS
+    from textmetrics_edu.meta_eval import render_system_explorer_html, wmt22_system_scores
     hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
     return dict(
         bleu=lambda: live_explorer(
@@ -228,6 +230,19 @@ def _site_explorers() -> dict:
             Text('boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, '
                  'axb=-0.4, axg=100.0/50.0', 'task scores'),
             benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published')),
+        mos=lambda: live_explorer(
+            render_mos_html, Para(EXAMPLE_RATINGS, 'ratings: system item rater score (one vote a line)'),
+            method=Choice('all', ['all', *INTERVAL_METHODS], 'interval'),
+            confidence=Float(0.95, 0.5, 0.99, 0.01, 'confidence'), n_samples=Int(1000, 100, 2000, 'bootstrap resamples'),
+            note='In the browser the intervals come from the standard-library engine (<code>mos(..., engine="python")</code>): '
+                 'the naive and CrowdMOS intervals equal the numpy/scipy ones, the bootstrap draws with '
+                 '<code>random.Random(seed)</code>.'),
+        meta_eval=lambda: live_explorer(
+            render_system_explorer_html, Choice('BLEU', list(wmt22_system_scores()[0]), 'metric'),
+            human=Choice('DA z', list(wmt22_system_scores()[1]), 'human score'),
+            system=Choice('ALMAnaCH-Inria', list(wmt22_system_scores()[1]['DA z']), 'move the human score of'),
+            shift=Float(0.0, -4.0, 4.0, 0.1, 'by (standard deviations)'),
+            exclude=Csv([], 'exclude (system names, comma-separated)')),
     )
 
 
@@ -237,4 +252,4 @@ def site_explorer(name: str) -> LiveExplorer:
 
 
 SITE_EXPLORERS = ('bleu', 'chrf', 'rouge', 'meteor', 'alignment', 'distinct', 'temperature', 'burstiness',
-                  'cider', 'classification', 'glue')
+                  'cider', 'classification', 'glue', 'mos', 'meta_eval')

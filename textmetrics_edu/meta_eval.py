@@ -15,12 +15,13 @@ from .core import (MetricInputError, MetricResult, make_signature, register_comm
                                   _fmt)
 
 # %% auto #0
-__all__ = ['AVERAGE_BY', 'STATISTICS', 'RESAMPLE', 'META_EVAL_COMMAND', 'score_tables', 'grouped_rows', 'tau_statistics',
-           'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration', 'tie_calibration',
-           'pairwise_p_values', 'soft_pairwise_accuracy', 'compute_statistic', 'resample_indices', 'bootstrap_values',
-           'bootstrap_values_fast', 'CorrelationResult', 'correlate', 'ComparisonResult', 'perm_both', 'williams_test',
-           'williams', 'significance_clusters', 'correlation_table', 'table_html', 'render_meta_eval_html',
-           'meta_eval_explorer', 'read_human_tsv', 'read_metric_tsv', 'run_meta_eval']
+__all__ = ['AVERAGE_BY', 'STATISTICS', 'RESAMPLE', 'EXPLORER_STATISTICS', 'META_EVAL_COMMAND', 'score_tables', 'grouped_rows',
+           'tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration',
+           'tie_calibration', 'pairwise_p_values', 'soft_pairwise_accuracy', 'compute_statistic', 'resample_indices',
+           'bootstrap_values', 'bootstrap_values_fast', 'CorrelationResult', 'correlate', 'ComparisonResult',
+           'perm_both', 'williams_test', 'williams', 'significance_clusters', 'correlation_table', 'table_html',
+           'pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b', 'render_meta_eval_html', 'meta_eval_explorer',
+           'wmt22_system_scores', 'render_system_explorer_html', 'read_human_tsv', 'read_metric_tsv', 'run_meta_eval']
 
 # %% ../nbs/61_meta_eval.ipynb #6dede84d
 def _is_number(x) -> bool:
@@ -712,6 +713,52 @@ def table_html(rows: Sequence[dict], caption: str = '') -> str:
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ''
     return f"<table class='tme-table'>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
+# %% ../nbs/61_meta_eval.ipynb #0e01e62b
+def pearson_r(x: Sequence[float], y: Sequence[float]) -> float:
+    "Pearson's r with the standard library (scipy.stats.pearsonr's statistic to ~1e-12); NaN if either is constant."
+    n = len(x)
+    if n < 2 or len(set(x)) < 2 or len(set(y)) < 2: return float('nan')
+    mx, my = math.fsum(x) / n, math.fsum(y) / n
+    dx, dy = [a - mx for a in x], [b - my for b in y]
+    r = math.fsum(a * b for a, b in zip(dx, dy)) / math.sqrt(math.fsum(a * a for a in dx) * math.fsum(b * b for b in dy))
+    return max(-1.0, min(1.0, r))
+
+
+def average_ranks(x: Sequence[float]) -> list[float]:
+    "1-based ranks, ties given the mean of their ranks (scipy.stats.rankdata(method='average'))."
+    order = sorted(range(len(x)), key=lambda i: x[i])
+    r = [0.0] * len(x); i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and x[order[j + 1]] == x[order[i]]: j += 1
+        for k in range(i, j + 1): r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
+    "Spearman's rho: Pearson's r of the average ranks (scipy.stats.spearmanr's statistic); NaN if either is constant."
+    return pearson_r(average_ranks(x), average_ranks(y))
+
+
+def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
+    "Kendall's tau-b from the O(n^2) pair counts (scipy.stats.kendalltau(variant='b')); NaN if either is constant."
+    n = len(x); c = d = tx = ty = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = (x[i] > x[j]) - (x[i] < x[j]), (y[i] > y[j]) - (y[i] < y[j])  # signs of the differences
+            if a == 0: tx += 1
+            if b == 0: ty += 1
+            if a * b > 0: c += 1
+            elif a * b < 0: d += 1
+    n0 = n * (n - 1) // 2
+    if n0 - tx == 0 or n0 - ty == 0: return float('nan')
+    return max(-1.0, min(1.0, (c - d) / math.sqrt(n0 - tx) / math.sqrt(n0 - ty)))
+
+
+EXPLORER_STATISTICS = {'pearson': pearson_r, 'spearman': spearman_rho, 'kendall': kendall_tau_b,
+                       'pairwise_accuracy': lambda m, h: pairwise_accuracy(m, h)[0]}  # what the explorer shows
+
 # %% ../nbs/61_meta_eval.ipynb #2540ff83
 def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel='human', highlight=()):
     "A small SVG scatter plot with the points labelled and the least-squares line (standard library only)."
@@ -720,7 +767,7 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
     x1 = x1 if x1 > x0 else x0 + 1; y1 = y1 if y1 > y0 else y0 + 1
     X = lambda x: pad + (x - x0) / (x1 - x0) * (width - 2 * pad)
     Y = lambda y: height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' class='tme-scatter' role='img' "
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' class='tme-scatter' overflow='visible' role='img' "
              f"aria-label='{html.escape(ylabel, quote=True)} against {html.escape(xlabel, quote=True)}'>",
              f"<rect x='{pad}' y='{pad}' width='{width - 2 * pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
     n = len(xs)
@@ -747,15 +794,18 @@ def render_meta_eval_html(metric_scores: Mapping,  # {system: metric score}
                           moved: Mapping | None = None,  # {system: new human score} (the dragged point)
                           metric_name: str = 'metric', human_name: str = 'human',
                          ) -> str:  # escaped HTML: the statistics table and an inline SVG scatter
-    "Pure renderer of the meta-evaluation explorer: system-level correlations after moving or excluding systems."
+    """Pure renderer of the meta-evaluation explorer: system-level correlations after moving or excluding systems.
+    Standard library only (`EXPLORER_STATISTICS`): the same HTML in CPython and in the browser."""
+    try: score_tables(metric_scores, human_scores)
+    except MetricInputError as e: return f"<div class='tme-error'>{html.escape(str(e))}</div>"
     human = {s: (moved or {}).get(s, v) for s, v in human_scores.items() if s not in set(exclude)}
     metric = {s: v for s, v in metric_scores.items() if s in human}
     if len(human) < 3:
         return "<div class='tme-error'>keep at least 3 systems</div>"
     rows = []
-    for st in ('pearson', 'spearman', 'kendall', 'pairwise_accuracy'):
-        full = correlate({s: metric_scores[s] for s in human_scores}, human_scores, statistic=st, ci=None).score
-        now = correlate(metric, human, statistic=st, ci=None).score
+    for st, f in EXPLORER_STATISTICS.items():  # standard library only (see "Under the hood" above)
+        full = f([metric_scores[s] for s in human_scores], list(human_scores.values()))
+        now = f([metric[s] for s in human], list(human.values()))
         rows.append(f"<tr><td>{st}</td><td>{full:.3f}</td><td><b>{now:.3f}</b></td></tr>")
     syst = list(human)
     svg = _svg_scatter([metric[s] for s in syst], [human[s] for s in syst], syst, xlabel=metric_name, ylabel=human_name,
@@ -795,6 +845,45 @@ def meta_eval_explorer(metric_scores: Mapping, human_scores: Mapping, *, metric_
     box = W.VBox([W.HBox([c['system'], c['human']]), c['exclude'], out])
     box.controls, box.output = c, out
     return box
+
+# %% ../nbs/61_meta_eval.ipynb #072aa7d9
+def wmt22_system_scores() -> tuple[dict, dict]:  # ({metric: {system: score}}, {human score: {system: score}})
+    "The explorer's data: WMT22 ru-en system scores shipped with the package (textmetrics_edu/data/wmt22_ru-en_system)."
+    import csv, io, textmetrics_edu
+    from pathlib import Path
+    p = Path(textmetrics_edu.__file__).parent / 'data' / 'wmt22_ru-en_system' / 'scores.tsv'
+    out = {'metric': {}, 'human': {}}
+    for r in csv.DictReader(io.StringIO(p.read_text(encoding='utf-8')), delimiter='\t'):
+        out[r['kind']].setdefault(r['name'], {})[r['system']] = float(r['score'])
+    return out['metric'], out['human']
+
+
+def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the organisers' sacreBLEU) or 'METEOR'
+                                *, human: str = 'DA z',  # 'DA z' or 'DA raw' (official WMT22 system averages)
+                                system: str = 'ALMAnaCH-Inria',  # the system whose human score is moved
+                                shift: float = 0.0,  # how far: in standard deviations of the systems' human scores
+                                exclude: Sequence[str] | str = (),  # systems left out (names; empty strings ignored)
+                               ) -> str:  # escaped HTML, as `render_meta_eval_html`
+    """The meta-evaluation explorer on WMT22 ru-en (10 systems) from plain controls, as the site's live explorer
+    calls it: pick the metric and the human score, move one system's human score, exclude systems by name."""
+    metrics, humans = wmt22_system_scores()
+    try:
+        if metric not in metrics: raise MetricInputError(f"metric: expected one of {list(metrics)}, got {metric!r}")
+        if human not in humans: raise MetricInputError(f"human: expected one of {list(humans)}, got {human!r}")
+        H = humans[human]
+        if system not in H: raise MetricInputError(f"system: expected one of {list(H)}, got {system!r}")
+        if not isinstance(shift, (int, float)) or isinstance(shift, bool) or not math.isfinite(shift):
+            raise MetricInputError(f"shift: expected a finite number, got {shift!r}")
+        excl = [s.strip() for s in ([exclude] if isinstance(exclude, str) else exclude) if s.strip()]
+        unknown = [s for s in excl if s not in H]
+        if unknown: raise MetricInputError(f"exclude: no system {', '.join(unknown)}; the systems are {', '.join(H)}")
+    except MetricInputError as e:
+        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+    v = list(H.values()); mean = math.fsum(v) / len(v)
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1))
+    moved = {system: H[system] + shift * sd} if shift and system not in excl else {}
+    name = metric + (' (official sacreBLEU)' if metric in ('BLEU', 'chrF') else '')
+    return render_meta_eval_html(metrics[metric], H, exclude=excl, moved=moved, metric_name=name, human_name=human)
 
 # %% ../nbs/61_meta_eval.ipynb #89542eb1
 def _read_tsv(path: str) -> list[dict]:

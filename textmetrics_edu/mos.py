@@ -23,7 +23,9 @@ __all__ = ['COLUMNS', 'ACR_SCALE', 'ACR_LABELS', 'INTERVAL_METHODS', 'SUMMEVAL_D
            'EXAMPLE_RATINGS', 'ratings_records', 'rating_matrix', 'naive_interval', 'crowdmos_variance',
            'crowdmos_interval', 'bootstrap_means', 'bootstrap_interval', 'MOSResult', 'mos', 'summeval_ratings',
            'item_means', 'PairedMOSResult', 'paired_mos_test', 'reliability_matrix', 'krippendorff_alpha_by_hand',
-           'AgreementResult', 'agreement', 'parse_ratings', 'intervals_svg', 'render_mos_html', 'mos_explorer']
+           'AgreementResult', 'agreement', 't_quantile', 'percentile_linear', 'rating_lists',
+           'crowdmos_variance_python', 'bootstrap_means_python', 'parse_ratings', 'intervals_svg', 'render_mos_html',
+           'mos_explorer']
 
 # %% ../nbs/60_mos.ipynb #798cb7b4
 def _is_dataframe(x) -> bool:
@@ -121,6 +123,19 @@ def _mean_within_variance(Z, axis: int) -> float:
     return float(v.mean())
 
 
+def _solve_components(v_tot: float, v_ir: float, v_rr: float) -> tuple[float, float, float]:
+    "(v_item, v_rater, v_residual) from the variance of all votes, the mean within-rater and within-item variances."
+    v_item = v_rater = v_res = 0.0
+    if not math.isnan(v_ir) and not math.isnan(v_rr):
+        v_item, v_rater, v_res = v_tot - v_rr, v_tot - v_ir, v_ir + v_rr - v_tot
+    elif math.isnan(v_ir) and not math.isnan(v_rr):  # every rater rated one item: rater effect = per-vote noise
+        v_item, v_res = v_tot - v_rr, v_rr
+    elif not math.isnan(v_ir):  # every item rated once: item effect = per-vote noise
+        v_rater, v_res = v_tot - v_ir, v_ir
+    else: v_res = v_tot
+    return max(v_item, 0.0), max(v_rater, 0.0), max(v_res, 0.0)
+
+
 def crowdmos_variance(Z,  # raters x items array of one system's votes, nan = not rated
                      ) -> dict:  # v_item, v_rater, v_residual, var_mos, df
     """Variance of the MOS under CrowdMOS's model (Ribeiro et al., ICASSP 2011):
@@ -137,15 +152,7 @@ def crowdmos_variance(Z,  # raters x items array of one system's votes, nan = no
     v_tot = float(np.var(Z[W], ddof=1)) if T >= 2 else float('nan')
     v_ir = _mean_within_variance(Z, axis=1)  # within each rater, across items: v_item + v_residual
     v_rr = _mean_within_variance(Z, axis=0)  # within each item, across raters: v_rater + v_residual
-    v_item = v_rater = v_res = 0.0
-    if not math.isnan(v_ir) and not math.isnan(v_rr):
-        v_item, v_rater, v_res = v_tot - v_rr, v_tot - v_ir, v_ir + v_rr - v_tot
-    elif math.isnan(v_ir) and not math.isnan(v_rr):  # every rater rated one item: rater effect = per-vote noise
-        v_item, v_res = v_tot - v_rr, v_rr
-    elif not math.isnan(v_ir):  # every item rated once: item effect = per-vote noise
-        v_rater, v_res = v_tot - v_ir, v_ir
-    else: v_res = v_tot
-    v_item, v_rater, v_res = max(v_item, 0.0), max(v_rater, 0.0), max(v_res, 0.0)
+    v_item, v_rater, v_res = _solve_components(v_tot, v_ir, v_rr)
     var_mos = v_item * float((m_j ** 2).sum()) / T ** 2 + v_rater * float((n_i ** 2).sum()) / T ** 2 + v_res / T
     return dict(v_item=v_item, v_rater=v_rater, v_residual=v_res, var_mos=var_mos, df=min(Z.shape) - 1)
 
@@ -254,32 +261,39 @@ def mos(ratings,  # long table (system, item, rater, score): list of dicts/4-tup
         n_samples: int = 1000,  # two-way bootstrap resamples
         seed: int | None = 12345,  # bootstrap seed (recorded in the signature)
         columns: Sequence[str] = COLUMNS,  # column names for system, item, rater, score
+        engine: str = 'numpy',  # 'numpy' (numpy/scipy) or 'python' (standard library; bootstrap from random.Random(seed))
        ) -> dict[Any, MOSResult]:  # {system: MOSResult}, systems in order of first appearance
     """Mean opinion score (ITU-T P.800.1: the mean of the votes on a rating scale) of every system, with its naive
     Student-t, CrowdMOS (Ribeiro et al. 2011) and two-way bootstrap intervals. Raises `MetricInputError` for bad input
-    (see `ratings_records`), a system with fewer than 2 raters or 2 items, a `confidence` outside (0, 1)."""
-    import numpy as np
+    (see `ratings_records`), a system with fewer than 2 raters or 2 items, a `confidence` outside (0, 1).
+    `engine='python'` (see "Under the hood") gives the same naive and CrowdMOS intervals to ~1e-12 without numpy/scipy."""
+    if engine not in ('numpy', 'python'): raise MetricInputError(f"`engine` must be 'numpy' or 'python', got {engine!r}")
     if not isinstance(confidence, float) or not 0 < confidence < 1:
         raise MetricInputError(f"`confidence` must be a float in (0, 1), got {confidence!r}")
     if not isinstance(n_samples, int) or n_samples < 1: raise MetricInputError(f"`n_samples` must be an int >= 1, got {n_samples!r}")
     recs = ratings_records(ratings, scale=scale, columns=columns)
     sig = make_signature('mos', conf=confidence, boot=f"2way-{n_samples}", seed=seed,
-                         scale='none' if scale is None else f"{scale[0]:g}-{scale[1]:g}")
+                         scale='none' if scale is None else f"{scale[0]:g}-{scale[1]:g}",
+                         **({'rng': 'python'} if engine == 'python' else {}))
     by_sys: dict = {}
     for r in recs: by_sys.setdefault(r[0], []).append(r)
     out = {}
     for s, rs in by_sys.items():
-        raters, items, Z = rating_matrix(rs)
+        raters, items, Z = rating_lists(rs) if engine == 'python' else rating_matrix(rs)
         if len(raters) < 2: raise MetricInputError(f"`ratings`: system {s!r} has one rater ({raters[0]!r}); "
                                                    "an interval over raters needs at least 2")
         if len(items) < 2: raise MetricInputError(f"`ratings`: system {s!r} has one item ({items[0]!r}); need at least 2")
+        common = dict(signature=sig, system=s, n_raters=len(raters), n_items=len(items), confidence=confidence,
+                      n_samples=n_samples, seed=seed, scale=None if scale is None else tuple(scale))
+        if engine == 'python':
+            out[s] = MOSResult(**common, **_mos_python(rs, raters, items, confidence, n_samples, seed)); continue
+        import numpy as np
         x = Z[~np.isnan(Z)]
         c = crowdmos_variance(Z)
-        out[s] = MOSResult(score=float(x.mean()), signature=sig, system=s, n_ratings=len(x), n_raters=len(raters),
-                           n_items=len(items), sd=float(x.std(ddof=1)), naive_ci=naive_interval(x, confidence),
-                           crowdmos_ci=crowdmos_interval(Z, confidence), bootstrap_ci=bootstrap_interval(Z, confidence, n_samples, seed),
-                           v_item=c['v_item'], v_rater=c['v_rater'], v_residual=c['v_residual'], confidence=confidence,
-                           n_samples=n_samples, seed=seed, scale=None if scale is None else tuple(scale))
+        out[s] = MOSResult(**common, score=float(x.mean()), n_ratings=len(x), sd=float(x.std(ddof=1)),
+                           naive_ci=naive_interval(x, confidence), crowdmos_ci=crowdmos_interval(Z, confidence),
+                           bootstrap_ci=bootstrap_interval(Z, confidence, n_samples, seed),
+                           v_item=c['v_item'], v_rater=c['v_rater'], v_residual=c['v_residual'])
     return out
 
 # %% ../nbs/60_mos.ipynb #0d3eb534
@@ -506,6 +520,128 @@ def agreement(ratings,  # long table (system, item, rater, score), as for `mos`
                            n_units=len(units), n_raters=len(raters), n_ratings=len(recs), n_per_unit=k,
                            n_units_complete=len(full))
 
+# %% ../nbs/60_mos.ipynb #50332daf
+def _t_central(t: float, df: int) -> float:
+    "P(|T| < t) for Student's t with integer `df` >= 1 and t >= 0 (Abramowitz and Stegun 26.7.3 and 26.7.4)."
+    r = t * t + df
+    s, c2 = t / math.sqrt(r), df / r  # sin(theta), cos(theta)^2
+    if df % 2 == 0:
+        term = acc = 1.0
+        for k in range(1, df // 2):
+            term *= (2 * k - 1) / (2 * k) * c2; acc += term
+        return s * acc
+    theta = math.atan2(t, math.sqrt(df))
+    if df == 1: return 2 * theta / math.pi
+    term = acc = math.sqrt(c2)
+    for k in range(1, (df - 1) // 2):
+        term *= 2 * k / (2 * k + 1) * c2; acc += term
+    return 2 / math.pi * (theta + s * acc)
+
+
+def _t_pdf(t: float, df: int) -> float:
+    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+                    - (df + 1) / 2 * math.log1p(t * t / df))
+
+
+def t_quantile(p: float,  # probability, in (0, 1)
+               df: int,  # degrees of freedom, an integer >= 1
+              ) -> float:  # the p-quantile of Student's t (scipy.stats.t.ppf(p, df) to ~1e-13 relative)
+    "Student's t quantile with the standard library only: Newton's method on the closed-form distribution function."
+    from statistics import NormalDist
+    if isinstance(df, bool) or not isinstance(df, int) or df < 1:
+        raise MetricInputError(f"`df` must be an integer >= 1, got {df!r}")
+    if not isinstance(p, (int, float)) or not 0 < p < 1: raise MetricInputError(f"`p` must be in (0, 1), got {p!r}")
+    if p == 0.5: return 0.0
+    if p < 0.5: return -t_quantile(1 - p, df)
+    target, t = 2 * p - 1, NormalDist().inv_cdf(p)  # the normal quantile is below t's: Newton climbs from the left
+    prev = math.inf
+    for _ in range(500):
+        step = (target - _t_central(t, df)) / (2 * _t_pdf(t, df))
+        t += step
+        if abs(step) <= 1e-15 * t or abs(step) < 1e-9 * t and abs(step) >= prev: break  # converged, or at rounding noise
+        prev = abs(step)
+    return t
+
+
+def percentile_linear(values: Sequence[float],  # numbers (NaN already removed)
+                      q: float,  # percentile, in [0, 100]
+                     ) -> float:  # numpy.percentile(values, q) (method 'linear', numpy's own arithmetic)
+    "The linear-interpolation percentile, computed as numpy computes it (virtual index, then its two-sided lerp)."
+    a = sorted(values); n = len(a)
+    if not n: raise MetricInputError("`values` is empty")
+    f = q / 100
+    v = n * f + (1 + f * (1 - 1 - 1)) - 1  # numpy: n*q + (alpha + q*(1 - alpha - beta)) - 1, alpha = beta = 1
+    lo = min(max(math.floor(v), 0), n - 1); hi = min(lo + 1, n - 1)
+    g = v - math.floor(v) if 0 <= v <= n - 1 else 0.0
+    d = a[hi] - a[lo]
+    return a[hi] - d * (1 - g) if g >= 0.5 else a[lo] + d * g
+
+
+def rating_lists(records: Sequence[tuple],  # (system, item, rater, score) tuples of ONE system
+                ) -> tuple[list, list, list[list]]:  # raters, items, raters x items lists (None = not rated)
+    "`rating_matrix` without numpy: the votes of one system as lists of lists."
+    raters = list(dict.fromkeys(r[2] for r in records)); items = list(dict.fromkeys(r[1] for r in records))
+    ri, ii = {r: k for k, r in enumerate(raters)}, {x: k for k, x in enumerate(items)}
+    Z = [[None] * len(items) for _ in raters]
+    for _, it, ra, v in records: Z[ri[ra]][ii[it]] = float(v)
+    return raters, items, Z
+
+
+def _var(xs: Sequence[float]) -> float:  # sample variance (ddof=1) with exactly rounded sums
+    m = math.fsum(xs) / len(xs)
+    return math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+
+
+def crowdmos_variance_python(Z: Sequence[Sequence[float | None]],  # raters x items lists, None = not rated
+                            ) -> dict:  # as `crowdmos_variance`
+    "`crowdmos_variance` with the standard library only (the same model and solution)."
+    rows = [[v for v in r if v is not None] for r in Z]
+    cols = [[r[j] for r in Z if r[j] is not None] for j in range(len(Z[0]))]
+    x = [v for r in rows for v in r]; T = len(x)
+    within = lambda groups: (math.fsum(_var(g) for g in groups if len(g) >= 2) / sum(len(g) >= 2 for g in groups)
+                             if any(len(g) >= 2 for g in groups) else float('nan'))
+    v_tot = _var(x) if T >= 2 else float('nan')
+    v_item, v_rater, v_res = _solve_components(v_tot, within(rows), within(cols))
+    var_mos = (v_item * sum(len(c) ** 2 for c in cols) / T ** 2 + v_rater * sum(len(r) ** 2 for r in rows) / T ** 2
+               + v_res / T)
+    return dict(v_item=v_item, v_rater=v_rater, v_residual=v_res, var_mos=var_mos, df=min(len(Z), len(Z[0])) - 1)
+
+
+def bootstrap_means_python(Z: Sequence[Sequence[float | None]],  # raters x items lists, None = not rated
+                           n_samples: int = 1000, seed: int | None = 12345,  # `random.Random` seed
+                          ) -> list[float]:  # n_samples resampled MOS values (nan where a resample drew no rated cell)
+    "The two-way bootstrap of `bootstrap_means`, drawn with `random.Random(seed)`: the same draws in every Python."
+    import random
+    rng = random.Random(seed)
+    nr, ni = len(Z), len(Z[0])
+    votes = [[(j, v) for j, v in enumerate(r) if v is not None] for r in Z]
+    out = []
+    for _ in range(n_samples):
+        A, C = [0] * nr, [0] * ni  # how often each rater / item is drawn
+        for _ in range(nr): A[rng.randrange(nr)] += 1
+        for _ in range(ni): C[rng.randrange(ni)] += 1
+        num = den = 0.0
+        for i in range(nr):
+            if A[i]:
+                for j, v in votes[i]:
+                    w = A[i] * C[j]; num += w * v; den += w
+        out.append(num / den if den else float('nan'))
+    return out
+
+
+def _mos_python(rs, raters, items, confidence, n_samples, seed) -> dict:
+    "The fields of one system's MOSResult with the standard library only."
+    _, _, Z = rating_lists(rs)
+    x = [v for r in Z for v in r if v is not None]; n = len(x)
+    m, sd = math.fsum(x) / n, math.sqrt(_var(x))
+    h = t_quantile((1 + confidence) / 2, n - 1) * sd / math.sqrt(n)
+    c = crowdmos_variance_python(Z)
+    hc = t_quantile((1 + confidence) / 2, c['df']) * math.sqrt(c['var_mos'])
+    b = [v for v in bootstrap_means_python(Z, n_samples, seed) if not math.isnan(v)]
+    return dict(score=m, n_ratings=n, sd=sd, naive_ci=(m - h, m + h), crowdmos_ci=(m - hc, m + hc),
+                bootstrap_ci=(percentile_linear(b, 50 * (1 - confidence)), percentile_linear(b, 50 * (1 + confidence))),
+                v_item=c['v_item'], v_rater=c['v_rater'], v_residual=c['v_residual'])
+
 # %% ../nbs/60_mos.ipynb #cd87f9f4
 def parse_ratings(text: str,  # one vote per line: "system item rater score" (whitespace, tab or comma separated)
                  ) -> list[tuple]:  # (system, item, rater, score) tuples; blank lines and lines starting with # skipped
@@ -564,13 +700,14 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
                     n_samples: int = 1000,
                     seed: int | None = 12345,
                    ) -> str:  # escaped HTML: a table of MOS and intervals, the intervals as inline SVG, and warnings
-    "The MOS explorer's pure renderer: every system's MOS with the chosen interval(s); bad input becomes an error box."
+    """The MOS explorer's pure renderer: every system's MOS with the chosen interval(s); bad input becomes an error box.
+    Always the standard-library engine (`mos(..., engine='python')`): the same HTML in CPython and in the browser."""
     methods = INTERVAL_METHODS if method == 'all' else (method,)
     try:
         if method != 'all' and method not in INTERVAL_METHODS:
             raise MetricInputError(f"`method` must be 'all' or one of {list(INTERVAL_METHODS)}, got {method!r}")
         if isinstance(ratings, str): ratings = parse_ratings(ratings)
-        res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed)
+        res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed, engine='python')
     except MetricInputError as e:
         return f"<div class='tme-error'>{html.escape(str(e))}</div>"
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)

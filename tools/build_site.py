@@ -509,7 +509,9 @@ def copy_vendored(docs: Path):
 
 # the package's data files that live explorers read in the browser (paths under textmetrics_edu/; keep them small)
 LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other images of the batch (12 KB)
-             'data/coco_thumb_sample/README.md')
+             'data/coco_thumb_sample/README.md',
+             'data/wmt22_ru-en_system/scores.tsv',  # meta-evaluation: WMT22 ru-en system scores (2 KB)
+             'data/wmt22_ru-en_system/README.md')
 
 
 def live_zip() -> bytes:
