@@ -1,18 +1,23 @@
 # The two commands of the README:
 #   make docs   the main job: environment, install, export, execute every notebook, build the site into _docs/
 #   make test   the tests: execute every notebook (its assertions are the lesson's checks) while building _docs/,
-#               then pytest tests/ (conformance, properties, CLI, and the built site in headless Chromium)
+#               then pytest tests/ (conformance on a representative real-data slice, properties, CLI, and the built
+#               site in headless Chromium); under 10 minutes on a 2-core machine
+# and, for CI:
+#   make test-slow  the exhaustive sweeps deselected by `make test` (tests marked slow: all systems, all references,
+#               every option combination), `pytest tests --slow -m slow`
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test setup system-deps export hooks readme clean help
+.PHONY: docs test test-slow setup system-deps export hooks readme clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
 	@echo "make test   execute every notebook (building the site) and run pytest (installs everything first)"
+	@echo "make test-slow  the exhaustive real-data sweeps (tests marked slow; CI runs it after make test)"
 
 $(STAMP): settings.ini setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +52,10 @@ docs: setup
 test: setup
 	$(PY) tools/build_site.py --no-export
 	$(PY) -m pytest tests -q -p no:cacheprovider
+
+# The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
+test-slow: setup
+	$(PY) -m pytest tests -q -p no:cacheprovider --slow -m slow
 
 readme: setup
 	$(PY) tools/make_readme.py

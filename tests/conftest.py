@@ -41,6 +41,49 @@ def wmt22():
     return load_wmt22()
 
 
+# ---------------------------------------------------------------- the slow set (`--slow`, `make test-slow`)
+# `make test` (the README's command, under 10 minutes on a 2-core machine) runs every check on a representative
+# real-data slice: per metric one system or a sample of segments against the standard tool, and every page and
+# explorer in the browser. The exhaustive sweeps (all systems, all references, every option combination) carry
+# `@pytest.mark.slow`: deselected unless `--slow` is given (or TME_SLOW=1). `make test-slow` runs them alone
+# (`pytest tests --slow -m slow`); CI runs both. The assertions are the same; only the inputs differ.
+def pytest_addoption(parser):
+    parser.addoption('--slow', action='store_true', default=False,
+                     help='also run the tests marked slow (the exhaustive real-data sweeps; make test-slow)')
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'slow: an exhaustive sweep, run only with --slow (make test-slow)')
+
+
+def run_slow(config) -> bool:
+    return config.getoption('--slow') or bool(os.environ.get('TME_SLOW'))
+
+
+def sweep(values, keep, ids=None, several=False):
+    """The parameters of an exhaustive sweep for `pytest.mark.parametrize`: the values in `keep` (the representative
+    slice) run by default, every other value is marked slow. `ids`: a function of the value, as parametrize's;
+    `several`: each value is a tuple of several arguments (`parametrize('a,b', ...)`)."""
+    keep = list(keep)
+    missing = [k for k in keep if k not in values]
+    assert not missing, f'sweep: {missing} not among the values'
+    return [pytest.param(*(v if several else (v,)), marks=() if v in keep else pytest.mark.slow, id=ids(v) if ids else None)
+            for v in values]
+
+
+# the WMT22 en-de systems, in load_wmt22's order (known at collection time, for `sweep`)
+WMT22_SYSTEMS = sorted(f.stem for f in (WMT22_EN_DE / 'sys').glob('*.de'))
+
+
+def pytest_collection_modifyitems(config, items):
+    if run_slow(config): return
+    slow = [i for i in items if i.get_closest_marker('slow') is not None]
+    if slow:
+        items[:] = [i for i in items if i.get_closest_marker('slow') is None]
+        config.hook.pytest_deselected(items=slow)
+    config._tme_slow_deselected = len(slow)
+
+
 # ---------------------------------------------------------------- the standard tools' outputs, computed in advance
 # A test module may define `start_reference_jobs(items)`: called once the run's tests are known (after -k/-m
 # selection), with that module's selected tests, it starts the slow reference computations those tests compare
@@ -50,7 +93,9 @@ def wmt22():
 def pytest_collection_finish(session):
     # a run that selects nothing (a wrong path, an over-eager -k) is an error, not pytest's quiet exit 5
     if not session.items and not session.config.getoption('collectonly', False):
-        raise pytest.UsageError('no tests selected: nothing would be checked')
+        n_slow = getattr(session.config, '_tme_slow_deselected', 0)
+        raise pytest.UsageError('no tests selected: nothing would be checked' +
+                                (f' ({n_slow} slow tests deselected: add --slow to run them)' if n_slow else ''))
     modules = {}
     for item in session.items:
         mod = getattr(item, 'module', None)
