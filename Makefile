@@ -49,13 +49,17 @@ docs: setup
 
 # The notebooks are executed once, by the site build (a cell that raises fails it, as under nbdev_test), and the
 # browser tests then use that fresh _docs/ instead of executing every notebook a second time.
+# pytest-xdist (dev requirement): one pytest worker per core, each test file whole in one worker (module fixtures and
+# the precomputed tool outputs are not duplicated), one Chromium per worker. Without it pytest runs in one process.
+XDIST = $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
+
 test: setup
 	$(PY) tools/build_site.py --no-export
-	$(PY) -m pytest tests -q -p no:cacheprovider
+	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST)
 
 # The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
 test-slow: setup
-	$(PY) -m pytest tests -q -p no:cacheprovider --slow -m slow
+	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --slow -m slow
 
 readme: setup
 	$(PY) tools/make_readme.py

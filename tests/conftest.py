@@ -90,6 +90,11 @@ def pytest_collection_modifyitems(config, items):
 # against (Perl ROUGE-1.5.5, sacreBLEU's TER) in other processes. They run while the earlier test files run, on the
 # core pytest leaves idle; each test then takes the tool's output from there (or computes it itself if it is
 # missing). What is compared, and against what, is unchanged. `stop_reference_jobs()` is called at the end.
+# Under pytest-xdist (`make test` runs `-n 2 --dist loadfile` when it is installed) every worker collects every test but
+# runs only some files, so a module's jobs start in the worker that runs it, when its first test starts.
+XDIST_WORKER = os.environ.get('PYTEST_XDIST_WORKER')
+
+
 def pytest_collection_finish(session):
     # a run that selects nothing (a wrong path, an over-eager -k) is an error, not pytest's quiet exit 5
     if not session.items and not session.config.getoption('collectonly', False):
@@ -100,8 +105,21 @@ def pytest_collection_finish(session):
     for item in session.items:
         mod = getattr(item, 'module', None)
         if mod is not None and hasattr(mod, 'start_reference_jobs'): modules.setdefault(mod, []).append(item)
-    for mod, items in modules.items(): mod.start_reference_jobs(items)
-    session.config._tme_ref_modules = list(modules)
+    session.config._tme_ref_modules, session.config._tme_ref_items = [], modules
+    if XDIST_WORKER: return   # started by pytest_runtest_setup, in the worker that runs the module
+    for mod, items in modules.items(): _start_reference_jobs(session.config, mod)
+
+
+def _start_reference_jobs(config, mod):
+    if mod in config._tme_ref_modules: return
+    config._tme_ref_modules.append(mod)
+    mod.start_reference_jobs(config._tme_ref_items[mod])
+
+
+def pytest_runtest_setup(item):
+    mod = getattr(item, 'module', None)
+    if XDIST_WORKER and mod is not None and mod in getattr(item.config, '_tme_ref_items', {}):
+        _start_reference_jobs(item.config, mod)
 
 
 def pytest_sessionfinish(session):
@@ -151,9 +169,14 @@ def _site_stale(pages) -> bool:
 def site():
     "_docs/, built now (tools/build_site.py --no-export) if missing or older than the notebooks"
     import subprocess, sys
-    if _site_stale(_site_pages()):
-        r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT, capture_output=True, text=True)
-        assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
+    import fcntl, hashlib, tempfile
+    # one build at a time (pytest-xdist workers each ask): the others wait for it, then find the site current
+    lock = Path(tempfile.gettempdir()) / f'textmetrics_edu_site_{hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]}.lock'
+    with open(lock, 'w') as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        if _site_stale(_site_pages()):
+            r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT, capture_output=True, text=True)
+            assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
     return DOCS
 
 
