@@ -55,11 +55,11 @@ XDIST = $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfil
 
 test: setup
 	$(PY) tools/build_site.py --no-export
-	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST)
+	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15
 
 # The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
 test-slow: setup
-	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --slow -m slow
+	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15 --slow -m slow
 
 readme: setup
 	$(PY) tools/make_readme.py
