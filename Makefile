@@ -1,18 +1,23 @@
 # The two commands of the README:
 #   make docs   the main job: environment, install, export, execute every notebook, build the site into _docs/
 #   make test   the tests: execute every notebook (its assertions are the lesson's checks) while building _docs/,
-#               then pytest tests/ (conformance, properties, CLI, and the built site in headless Chromium)
+#               then pytest tests/ (conformance on a representative real-data slice, properties, CLI, and the built
+#               site in headless Chromium); under 10 minutes on a 2-core machine
+# and, for CI:
+#   make test-slow  the exhaustive sweeps deselected by `make test` (tests marked slow: all systems, all references,
+#               every option combination), `pytest tests --slow -m slow`
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test setup system-deps export hooks readme clean help
+.PHONY: docs test test-slow setup system-deps export hooks readme clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
 	@echo "make test   execute every notebook (building the site) and run pytest (installs everything first)"
+	@echo "make test-slow  the exhaustive real-data sweeps (tests marked slow; CI runs it after make test)"
 
 $(STAMP): settings.ini setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,9 +49,17 @@ docs: setup
 
 # The notebooks are executed once, by the site build (a cell that raises fails it, as under nbdev_test), and the
 # browser tests then use that fresh _docs/ instead of executing every notebook a second time.
+# pytest-xdist (dev requirement): one pytest worker per core, each test file whole in one worker (module fixtures and
+# the precomputed tool outputs are not duplicated), one Chromium per worker. Without it pytest runs in one process.
+XDIST = $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
+
 test: setup
 	$(PY) tools/build_site.py --no-export
-	$(PY) -m pytest tests -q -p no:cacheprovider
+	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15
+
+# The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
+test-slow: setup
+	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15 --slow -m slow
 
 readme: setup
 	$(PY) tools/make_readme.py

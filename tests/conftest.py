@@ -41,22 +41,85 @@ def wmt22():
     return load_wmt22()
 
 
+# ---------------------------------------------------------------- the slow set (`--slow`, `make test-slow`)
+# `make test` (the README's command, under 10 minutes on a 2-core machine) runs every check on a representative
+# real-data slice: per metric one system or a sample of segments against the standard tool, and every page and
+# explorer in the browser. The exhaustive sweeps (all systems, all references, every option combination) carry
+# `@pytest.mark.slow`: deselected unless `--slow` is given (or TME_SLOW=1). `make test-slow` runs them alone
+# (`pytest tests --slow -m slow`); CI runs both. The assertions are the same; only the inputs differ.
+def pytest_addoption(parser):
+    parser.addoption('--slow', action='store_true', default=False,
+                     help='also run the tests marked slow (the exhaustive real-data sweeps; make test-slow)')
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'slow: an exhaustive sweep, run only with --slow (make test-slow)')
+
+
+def run_slow(config) -> bool:
+    return config.getoption('--slow') or bool(os.environ.get('TME_SLOW'))
+
+
+def sweep(values, keep, ids=None, several=False):
+    """The parameters of an exhaustive sweep for `pytest.mark.parametrize`: the values in `keep` (the representative
+    slice) run by default, every other value is marked slow. `ids`: a function of the value, as parametrize's;
+    `several`: each value is a tuple of several arguments (`parametrize('a,b', ...)`)."""
+    keep = list(keep)
+    missing = [k for k in keep if k not in values]
+    assert not missing, f'sweep: {missing} not among the values'
+    return [pytest.param(*(v if several else (v,)), marks=() if v in keep else pytest.mark.slow, id=ids(v) if ids else None)
+            for v in values]
+
+
+# the WMT22 en-de systems, in load_wmt22's order (known at collection time, for `sweep`)
+WMT22_SYSTEMS = sorted(f.stem for f in (WMT22_EN_DE / 'sys').glob('*.de'))
+
+
+def pytest_collection_modifyitems(config, items):
+    if run_slow(config): return
+    slow = [i for i in items if i.get_closest_marker('slow') is not None]
+    if slow:
+        items[:] = [i for i in items if i.get_closest_marker('slow') is None]
+        config.hook.pytest_deselected(items=slow)
+    config._tme_slow_deselected = len(slow)
+
+
 # ---------------------------------------------------------------- the standard tools' outputs, computed in advance
 # A test module may define `start_reference_jobs(items)`: called once the run's tests are known (after -k/-m
 # selection), with that module's selected tests, it starts the slow reference computations those tests compare
 # against (Perl ROUGE-1.5.5, sacreBLEU's TER) in other processes. They run while the earlier test files run, on the
 # core pytest leaves idle; each test then takes the tool's output from there (or computes it itself if it is
 # missing). What is compared, and against what, is unchanged. `stop_reference_jobs()` is called at the end.
+# Under pytest-xdist (`make test` runs `-n 2 --dist loadfile` when it is installed) every worker collects every test but
+# runs only some files, so a module's jobs start in the worker that runs it, when its first test starts.
+XDIST_WORKER = os.environ.get('PYTEST_XDIST_WORKER')
+
+
 def pytest_collection_finish(session):
     # a run that selects nothing (a wrong path, an over-eager -k) is an error, not pytest's quiet exit 5
     if not session.items and not session.config.getoption('collectonly', False):
-        raise pytest.UsageError('no tests selected: nothing would be checked')
+        n_slow = getattr(session.config, '_tme_slow_deselected', 0)
+        raise pytest.UsageError('no tests selected: nothing would be checked' +
+                                (f' ({n_slow} slow tests deselected: add --slow to run them)' if n_slow else ''))
     modules = {}
     for item in session.items:
         mod = getattr(item, 'module', None)
         if mod is not None and hasattr(mod, 'start_reference_jobs'): modules.setdefault(mod, []).append(item)
-    for mod, items in modules.items(): mod.start_reference_jobs(items)
-    session.config._tme_ref_modules = list(modules)
+    session.config._tme_ref_modules, session.config._tme_ref_items = [], modules
+    if XDIST_WORKER: return   # started by pytest_runtest_setup, in the worker that runs the module
+    for mod, items in modules.items(): _start_reference_jobs(session.config, mod)
+
+
+def _start_reference_jobs(config, mod):
+    if mod in config._tme_ref_modules: return
+    config._tme_ref_modules.append(mod)
+    mod.start_reference_jobs(config._tme_ref_items[mod])
+
+
+def pytest_runtest_setup(item):
+    mod = getattr(item, 'module', None)
+    if XDIST_WORKER and mod is not None and mod in getattr(item.config, '_tme_ref_items', {}):
+        _start_reference_jobs(item.config, mod)
 
 
 def pytest_sessionfinish(session):
@@ -106,9 +169,14 @@ def _site_stale(pages) -> bool:
 def site():
     "_docs/, built now (tools/build_site.py --no-export) if missing or older than the notebooks"
     import subprocess, sys
-    if _site_stale(_site_pages()):
-        r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT, capture_output=True, text=True)
-        assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
+    import fcntl, hashlib, tempfile
+    # one build at a time (pytest-xdist workers each ask): the others wait for it, then find the site current
+    lock = Path(tempfile.gettempdir()) / f'textmetrics_edu_site_{hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]}.lock'
+    with open(lock, 'w') as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        if _site_stale(_site_pages()):
+            r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT, capture_output=True, text=True)
+            assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
     return DOCS
 
 

@@ -10,6 +10,7 @@ from sacrebleu.metrics import BLEU, CHRF
 from textmetrics_edu import corpus_bleu, sentence_bleu, corpus_chrf, sentence_chrf, MetricInputError, refs_from_streams
 from textmetrics_edu.core import TOKENIZERS
 from textmetrics_edu.bleu import bleu_explorer, render_bleu_html, bleu_ngram_table
+from conftest import WMT22_SYSTEMS, sweep
 
 
 def _sb_tok(name):
@@ -31,12 +32,14 @@ def test_tokenizers_equal_sacrebleu_on_real_data(name, wmt22):
 
 
 # ---------------------------------------------------------------- corpus level, official scores
+# every system in the slow set (--slow); by default one system, every reference set
+@pytest.mark.parametrize('system', sweep(WMT22_SYSTEMS, keep=['Online-B']))
 @pytest.mark.parametrize('refset', ['A', 'B', 'all'])
-def test_corpus_bleu_chrf_all_systems(wmt22, refset):
+def test_corpus_bleu_chrf_all_systems(wmt22, refset, system):
     A, B = wmt22['refs_A'], wmt22['refs_B']
     ours_refs = A if refset == 'A' else B if refset == 'B' else [list(x) for x in zip(A, B)]
     streams = [A] if refset == 'A' else [B] if refset == 'B' else [A, B]
-    for system, hyps in wmt22['systems'].items():
+    for hyps in [wmt22['systems'][system]]:
         b, c = corpus_bleu(hyps, ours_refs), corpus_chrf(hyps, ours_refs)
         sb, sc = sacrebleu.corpus_bleu(hyps, streams), sacrebleu.corpus_chrf(hyps, streams)
         assert abs(100 * float(b) - sb.score) < 1e-9, (system, refset)
@@ -47,17 +50,19 @@ def test_corpus_bleu_chrf_all_systems(wmt22, refset):
         assert list(b.matches) == sb.counts and list(b.totals) == sb.totals
 
 
-def test_chrf_plus_plus_all_systems(wmt22):
+@pytest.mark.parametrize('system', sweep(WMT22_SYSTEMS, keep=['JDExploreAcademy']))
+def test_chrf_plus_plus_all_systems(wmt22, system):
     A, B = wmt22['refs_A'], wmt22['refs_B']
-    for system, hyps in wmt22['systems'].items():
+    for hyps in [wmt22['systems'][system]]:
         ours = corpus_chrf(hyps, [list(x) for x in zip(A, B)], word_order=2)
         assert abs(100 * float(ours) - sacrebleu.corpus_chrf(hyps, [A, B], word_order=2).score) < 1e-9
 
 
 # ---------------------------------------------------------------- sentence level, every segment
-def test_sentence_bleu_every_segment(wmt22):
+@pytest.mark.parametrize('system', sweep(['Online-B', 'OpenNMT', 'PROMT'], keep=['Online-B']))
+def test_sentence_bleu_every_segment(wmt22, system):
     A, B = wmt22['refs_A'], wmt22['refs_B']
-    for system in ('Online-B', 'OpenNMT', 'PROMT'):
+    for system in [system]:
         for i, h in enumerate(wmt22['systems'][system]):
             assert abs(100 * float(sentence_bleu(h, A[i])) - sacrebleu.sentence_bleu(h, [A[i]]).score) < 1e-9, (system, i)
             assert abs(100 * float(sentence_bleu(h, [A[i], B[i]])) - sacrebleu.sentence_bleu(h, [A[i], B[i]]).score) < 1e-9
@@ -70,8 +75,14 @@ def test_sentence_chrf_every_segment(wmt22):
 
 
 # ---------------------------------------------------------------- every option
-@pytest.mark.parametrize('tokenize', ['none', '13a', 'intl', 'char'])
-@pytest.mark.parametrize('smooth', [('none', None), ('floor', None), ('floor', 0.3), ('add-k', None), ('add-k', 2), ('exp', None)])
+# by default every tokenizer with the default smoothing and every smoothing with the default tokenizer; the other
+# combinations in the slow set
+@pytest.mark.parametrize('tokenize,smooth', sweep(
+    [(t, s) for s in [('none', None), ('floor', None), ('floor', 0.3), ('add-k', None), ('add-k', 2), ('exp', None)]
+     for t in ['none', '13a', 'intl', 'char']],
+    keep=[(t, ('exp', None)) for t in ['none', '13a', 'intl', 'char']] +
+         [('13a', s) for s in [('none', None), ('floor', None), ('floor', 0.3), ('add-k', None), ('add-k', 2)]],
+    ids=lambda v: f'{v[1][0]}-{v[1][1]}-{v[0]}', several=True))
 def test_bleu_options_corpus_and_sentence(wmt22, tokenize, smooth):
     method, value = smooth
     n = 150 if tokenize == 'char' else 400

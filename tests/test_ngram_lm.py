@@ -13,7 +13,7 @@ from nltk.util import ngrams
 
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.ngram_lm import NgramLM, BOS, train_ngram_lm, read_sentences, lm_tokenize, pad_sentence, SMOOTHINGS
-from conftest import DATA
+from conftest import DATA, sweep
 
 LM = DATA / 'lm' / 'tinyshakespeare'
 
@@ -43,7 +43,8 @@ def same(ours, theirs):
     return abs(ours - theirs) <= 1e-9 * theirs
 
 
-@pytest.mark.parametrize('order,lines', [(1, None), (2, 1500), (3, 700), (4, 300), (5, 200)])
+@pytest.mark.parametrize('order,lines', sweep([(1, None), (2, 1500), (3, 700), (4, 300), (5, 200)],   # orders 4, 5: --slow
+                                              keep=[(1, None), (2, 1500), (3, 700)], several=True))
 def test_fast_estimators_match_nltk_on_the_test_set(corpus, order, lines):
     train, test = corpus
     test = test[:lines]
@@ -57,7 +58,7 @@ def test_fast_estimators_match_nltk_on_the_test_set(corpus, order, lines):
         assert same(float(r), theirs[sm].perplexity(tg)), (sm, order)
 
 
-@pytest.mark.parametrize('order,lines', [(2, 30), (3, 12), (4, 3)])
+@pytest.mark.parametrize('order,lines', sweep([(2, 30), (3, 12), (4, 3)], keep=[(2, 30), (3, 12)], several=True))   # 4: --slow
 def test_kneser_ney_matches_nltk(corpus, order, lines):
     train, test = corpus
     sub = test[:lines]

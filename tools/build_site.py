@@ -561,6 +561,21 @@ def _template_dirs():
     return jupyter_path('nbconvert', 'templates')
 
 
+# nbconvert's lab template passes every code cell's highlighted source through `clean_html` (bleach), unconditionally:
+# 40-50% of a page's rendering time. Pygments' output escapes the source and holds only its own <div>/<pre>/<span>
+# markup, which bleach keeps, so the page is the same without it (rendered HTML and outputs are untouched: they are
+# sanitized, or not, as before). This child of the site template only drops that filter.
+FAST_INPUT = """{%- extends 'site.html.j2' -%}
+{% block input %}
+<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline">
+     <div class="cm-editor cm-s-jupyter">
+{{ cell.source | highlight_code(metadata=cell.metadata) }}
+     </div>
+</div>
+{%- endblock input %}
+"""
+
+
 def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dict) -> str:
     "Render one processed notebook `_proc/<rel>` to `_docs/<out>` with nbconvert (runs in a worker process)"
     import nbformat
@@ -576,8 +591,9 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
     c.TagRemovePreprocessor.remove_cell_tags = {'remove_cell'}
     c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}
     c.TagRemovePreprocessor.remove_all_outputs_tags = {'remove_output'}
-    exporter = HTMLExporter(config=c, template_name='lab', extra_loaders=[DictLoader({'site.html.j2': TEMPLATE})],
-                            template_file='site.html.j2', theme='light',
+    exporter = HTMLExporter(config=c, template_name='lab',
+                            extra_loaders=[DictLoader({'site.html.j2': TEMPLATE, 'site_fast.html.j2': FAST_INPUT})],
+                            template_file='site_fast.html.j2', theme='light',
                             exclude_input_prompt=True, exclude_output_prompt=True,
                             require_js_url=f'{prefix}_static/require.js',
                             widget_renderer_url=f'{prefix}_static/widgets/embed-amd.js',
