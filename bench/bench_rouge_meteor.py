@@ -38,7 +38,9 @@ def lines(p):
 
 
 def clear_caches():
-    for f in (_rouge._tokenize, _rouge._ngrams, _rouge._skip_bigrams, _rouge.porter_stem, _meteor._tok):
+    "Clear our caches (they live in the engines, rouge_engine and meteor_engine; the lessons re-export them)."
+    for f in (_rouge._tokenize, _rouge._ngrams, _rouge._skip_bigrams, _rouge.porter_stem, _rouge.perl_porter_stem,
+              _meteor._tok):
         f.cache_clear()
     _meteor._SYN_CACHE.clear()
 

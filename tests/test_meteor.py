@@ -198,3 +198,60 @@ def test_explorer_and_picture(wn):
     ex.controls['refs'].value = '<b>x</b>'
     assert '<b>x' not in ex.output.value
     assert '&lt;script&gt;' in render_meteor_html('<script>', '<script>', tokenize='none', plot=False)
+
+
+# ---------------------------------------------------------------- lesson and engine (issue 13), the protocol (issue 9)
+from textmetrics_edu import meteor_engine as E
+from textmetrics_edu.meteor import METEOR
+
+M15 = WMT / 'meteor15_Online-B_first40.json'
+_JAR = {}
+
+
+def start_reference_jobs(items):
+    "Called by conftest.py: start the METEOR 1.5 jar (about 30 s) in the background if the jar test is selected."
+    if _JAR or not any(i.originalname == 'test_meteor15_recording' for i in items) or E.meteor15_jar() is None: return
+    import threading
+    t = threading.Thread(target=lambda: _JAR.setdefault('out', _run_jar()), daemon=True)
+    t.start(); _JAR['thread'] = t
+
+
+def _run_jar():
+    rec = json.loads(M15.read_text())
+    return E.run_meteor15(read_lines(WMT / 'sys' / 'Online-B.en')[:rec['lines']], read_lines(WMT / 'ref.A.en')[:rec['lines']])
+
+
+@settings(max_examples=150, deadline=None)
+@given(hyp=st.lists(st.sampled_from(WORDS), max_size=15), ref=st.lists(st.sampled_from(WORDS), max_size=15),
+       lowercase=st.booleans(), stem=st.booleans(), synonyms=st.booleans())
+def test_engine_alignment_equals_lesson(hyp, ref, lowercase, stem, synonyms):
+    "The engine's indexed alignment (used by the corpus functions) equals the lesson's readable NLTK loops."
+    wn = _wordnet_or_skip()
+    kw = dict(lowercase=lowercase, stem=stem, synonyms=synonyms, wordnet=wn)
+    assert E.align_fast(hyp, ref, **kw) == meteor_align(hyp, ref, **kw)
+
+
+def test_corpus_meteor_is_derived_from_the_spec(wn):
+    "Issue 9: corpus_meteor/sentence_meteor come from the METEOR spec (core.corpus_fn/sentence_fn), numbers unchanged."
+    import inspect
+    from textmetrics_edu.core import METRICS
+    assert corpus_meteor.metric is METEOR and sentence_meteor.metric is METEOR and METRICS['meteor'].metric is METEOR
+    ps = inspect.signature(corpus_meteor).parameters
+    assert list(ps) == ['hyps', 'refs', 'alpha', 'beta', 'gamma', 'tokenize', 'lowercase', 'stem', 'synonyms', 'wordnet']
+    assert all(p.kind == p.KEYWORD_ONLY for n, p in ps.items() if n not in ('hyps', 'refs'))
+    hyps, refs = ['the cars halted near the houses', 'it is raining'], ['the auto stopped near the house', 'it rains']
+    r = corpus_meteor(hyps, refs, wordnet=wn)
+    assert list(r.seg_scores) == [nltk_score(h, [x], wn) for h, x in zip(hyps, refs)]
+    assert float(r) == sum(r.seg_scores) / 2 and r.alignment == ()
+    assert float(METEOR.corpus(hyps, refs, wordnet=wn)) == float(r)
+    with pytest.raises(MetricInputError, match='lowercase'): sentence_meteor('a', 'a', lowercase='no')
+
+
+def test_meteor15_recording():
+    "The recorded METEOR 1.5 run the lesson shows equals the jar's output now (skipped without java/the jar)."
+    rec = json.loads(M15.read_text())
+    assert len(rec['segments']) == rec['lines'] == 40 and rec['parameters'].split()[:3] == ['0.85', '0.2', '0.6']
+    if E.meteor15_jar() is None: pytest.skip('METEOR 1.5 needs java and pycocoevalcap')
+    if 'thread' in _JAR: _JAR['thread'].join()
+    out = _JAR.get('out') or _run_jar()
+    assert out == {k: rec[k] for k in ('segments', 'final', 'parameters')}

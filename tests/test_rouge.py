@@ -511,3 +511,58 @@ def test_explorer():
     assert 'at least one reference' in ex.output.value
     ex.controls['refs'].value = '<script>x</script> guard'
     assert '<script>' not in ex.output.value
+
+
+# ---------------------------------------------------------------- lesson and engine (issue 13), explorer rows (issue 9)
+from textmetrics_edu import rouge_engine as E
+from textmetrics_edu.rouge import (pair_units, _parse_type, ngram_overlap, skip_bigrams, wlcs_hits, rouge_ngram_rows)
+
+ALL_TYPES = ('rouge1', 'rouge2', 'rouge3', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU')
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hyp=text_st, ref=text_st, stem=st.booleans(), gap=st.sampled_from([None, 0, 1, 4]),
+       wden=st.sampled_from(['perl', 'paper']), tokenizer=st.sampled_from(['rouge_score', 'perl']))
+def test_engine_equals_lesson(hyp, ref, stem, gap, wden, tokenizer):
+    "The engine's per-pair counts (used by the corpus functions) equal the lesson's readable ones, every variant."
+    opts = dict(skip_gap=gap, weight=1.2, w_denominator=wden)
+    for t in ALL_TYPES:
+        kind, n = _parse_type(t)
+        tok = E._tok_fn(tokenizer, stem, 'ignore')
+        assert E.seg_units(kind, n, hyp, ref, tok, opts) == pair_units(kind, n, hyp, ref, tok, opts), t
+    h, r = E._tokenize(hyp, tokenizer, stem), E._tokenize(ref, tokenizer, stem)
+    for n in (1, 2, 3):
+        assert E._clip(E._ngrams(h, n), E._ngrams(r, n)) == ngram_overlap(h, r, n)[0]
+    for g in (None, 0, 2):
+        for u in (False, True):
+            assert dict(E._skip_bigrams(h, -1 if g is None else g, u)) == dict(skip_bigrams(h, g, u))
+    hs = [E._tokenize(x, tokenizer, stem) for x in hyp.split('\n') if x]
+    rs = [E._tokenize(x, tokenizer, stem) for x in ref.split('\n') if x]
+    assert E._union_lcs_hits(rs, hs) == union_lcs_hits(rs, hs)
+
+
+def test_lcs_family_takes_the_reference_first():
+    "The documented exception to hypotheses-first: the LCS family indexes the reference (rows, returned positions)."
+    ref, hyp = 'a b c d e'.split(), 'x c e'.split()
+    assert lcs_ref_indices(ref, hyp) == [2, 4]      # positions in the reference
+    assert len(lcs_table(ref, hyp)) == len(ref) + 1  # rows: the reference
+    assert union_lcs_hits([ref], [hyp]) == 2 and wlcs_hits([ref], [hyp])[1] == 5 ** 1.2
+    for f in (lcs_table, lcs_backtrace, lcs_length, lcs_ref_indices, union_lcs_hits, wlcs_hits):
+        assert list(__import__('inspect').signature(f).parameters)[0].startswith('ref')
+
+
+def test_explorer_unigrams_are_words_not_letters():
+    "Regression (issue 9): `rouge_ngram_rows(..., 1)` spelled unigrams letter by letter ('t h e')."
+    rows = rouge_ngram_rows(['the', 'guard', 'the'], ['the', 'cat'], 1)
+    assert rows == [dict(ngram='the', hyp=2, ref=1, match=1), dict(ngram='guard', hyp=1, ref=0, match=0)]
+    assert [r['ngram'] for r in rouge_ngram_rows('the guard arrived'.split(), 'the guard'.split(), 2)] == \
+        ['the guard', 'guard arrived']
+    page = render_rouge_html('the guard arrived', 'the guard was late', n=1)
+    assert '<code>the</code>' in page and '<code>t h e</code>' not in page
+
+
+def test_public_names_still_importable_from_the_lesson():
+    from textmetrics_edu import rouge
+    for name in ('porter_stem', 'perl_porter_stem', 'lcs_length', 'lcs_ref_indices', '_ngrams', '_skip_bigrams',
+                 '_tokenize', '_clip'):
+        assert getattr(rouge, name) is getattr(E, name), name
