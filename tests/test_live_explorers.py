@@ -26,7 +26,8 @@ RENDER_TIMEOUT_MS = 60_000
 
 # the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
 PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
-         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html']
+         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html', 'ngram_lm.html',
+         'significance.html']
 if DOCS.exists():
     PAGES += sorted(p.name for p in DOCS.glob('*.html') if p.name not in PAGES and 'tme-live' in p.read_text('utf-8'))
 
@@ -85,7 +86,10 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    cider=dict(a0='A brown dog on the grass', n_other=12, variant='cider'),
                    classification=dict(a0='cat dog pig cat dog cat', average='weighted', beta=2.0),
                    glue=dict(a0='boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, '
-                                'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'))
+                                'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'),
+                   ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
+                   significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
+                                     metric='chrf', n_samples=50, seed=7))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.live import site_explorer
@@ -99,6 +103,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     # the new families' explorers render for real in the browser subset (not an error box)
     assert 'CIDEr = ' in got['cider'][1] and 'weighted F2 = ' in got['classification'][1]
     assert 'superglue score = 44.5' in got['glue'][0] and 'reproduced' in got['glue'][1]
+    assert 'perplexity = inf' in got['ngram_lm'][1] and 'perplexity = ' in got['ngram_lm'][0]
+    assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(use_stemmer=True)))"

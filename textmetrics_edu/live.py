@@ -173,6 +173,8 @@ def _site_explorers() -> dict:
     from textmetrics_edu.cider import render_cider_html, VARIANTS
     from textmetrics_edu.classification import render_confusion_html
     from textmetrics_edu.glue import render_benchmark_html
+    from textmetrics_edu.ngram_lm import render_ngram_lm_html, SMOOTHINGS
+    from textmetrics_edu.significance import render_paired_bootstrap_html
     hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
     return dict(
         bleu=lambda: live_explorer(
@@ -228,6 +230,22 @@ def _site_explorers() -> dict:
             Text('boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, '
                  'axb=-0.4, axg=100.0/50.0', 'task scores'),
             benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published')),
+        ngram_lm=lambda: live_explorer(
+            render_ngram_lm_html, Para('the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
+                                       'training text (one sentence a line)'),
+            Text('the queen is here', 'test sentence'), order=Int(2, 1, 4, 'order n'),
+            smoothing=Choice('kneser-ney', list(SMOOTHINGS), 'smoothing'), unk_cutoff=Int(1, 1, 3, 'unk_cutoff'),
+            padding=Choice('eos', ['eos', 'nltk'], 'padding')),
+        significance=lambda: live_explorer(
+            render_paired_bootstrap_html,
+            Lines(['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late', 'we like green tea'],
+                  'baseline (one segment a line)'),
+            Lines(['the cat sat on a mat', 'the dog barked loudly', 'it rains today', 'he went home late', 'we like tea'],
+                  'system'),
+            Lines(['the cat sat on the mat', 'the dog barked', 'it is raining today', 'he came home late', 'we like green tea'],
+                  'references (one a line)'),
+            metric=Choice('bleu', ['bleu', 'chrf'], 'metric'), n_samples=Int(200, 10, 1000, 'resamples'),
+            seed=Int(12345, 0, 99999, 'seed')),
     )
 
 
@@ -237,4 +255,4 @@ def site_explorer(name: str) -> LiveExplorer:
 
 
 SITE_EXPLORERS = ('bleu', 'chrf', 'rouge', 'meteor', 'alignment', 'distinct', 'temperature', 'burstiness',
-                  'cider', 'classification', 'glue')
+                  'cider', 'classification', 'glue', 'ngram_lm', 'significance')
