@@ -18,7 +18,7 @@ from .perplexity import PerplexityResult
 # %% auto #0
 __all__ = ['BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'lm_tokenize', 'read_sentences', 'pad_sentence', 'check_sentences',
            'check_lm_options', 'lm_signature', 'NgramCounts', 'count_ngrams', 'ngram_prob', 'LMPerplexityResult',
-           'ngram_perplexity', 'render_ngram_lm_html']
+           'ngram_perplexity', 'render_ngram_lm_html', 'NgramLM', 'train_ngram_lm']
 
 # %% ../nbs/31_ngram_lm.ipynb #2e5bf8a3
 _LM_TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
@@ -237,6 +237,7 @@ def _perplexity_result(nll_nats, events, zeros, average, signature, **fields) ->
 
 # %% ../nbs/31_ngram_lm.ipynb #5b3fe66d
 _ENGINE_NAMES = ('NgramLM', 'train_ngram_lm')
+_all_ = ['NgramLM', 'train_ngram_lm']  # in __all__ too (nbdev)
 
 
 def __getattr__(name):  # `NgramLM` and `train_ngram_lm` live in the engine module (numpy), imported on first use
