@@ -18,7 +18,7 @@ from .perplexity import PerplexityResult
 # %% auto #0
 __all__ = ['BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'lm_tokenize', 'read_sentences', 'pad_sentence', 'check_sentences',
            'check_lm_options', 'lm_signature', 'NgramCounts', 'count_ngrams', 'ngram_prob', 'LMPerplexityResult',
-           'ngram_perplexity', 'render_ngram_lm_html', 'NgramLM', 'train_ngram_lm']
+           'ngram_perplexity', 'render_ngram_lm_html', 'ngram_lm_explorer', 'NgramLM', 'train_ngram_lm']
 
 # %% ../nbs/31_ngram_lm.ipynb #2e5bf8a3
 _LM_TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
@@ -321,3 +321,26 @@ def render_ngram_lm_html(train: str,  # training text: one sentence per line (to
             f"V = {len(m.vocab)} (with &lt;s&gt;, &lt;/s&gt;, &lt;UNK&gt;), {res.oov} OOV test word(s)</p>"
             f"<table><thead><tr><th>context</th><th>word</th><th>p</th><th>-log<sub>2</sub> p</th><th>surprisal</th></tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")
+
+
+def ngram_lm_explorer(train: str = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
+                      test: str = 'the queen is here',  # initial test sentence
+                      order: int = 2, smoothing: str = 'kneser-ney'):  # an ipywidgets VBox (`.controls`, `.output`)
+    "The Jupyter explorer: text boxes and controls re-rendering `render_ngram_lm_html` on every change."
+    import ipywidgets as W
+    c = dict(train=W.Textarea(value=train, description='train', layout=W.Layout(width='95%', height='6em')),
+             test=W.Text(value=test, description='test', layout=W.Layout(width='95%')),
+             order=W.IntSlider(value=order, min=1, max=4, description='order n'),
+             smoothing=W.Dropdown(options=SMOOTHINGS, value=smoothing, description='smoothing'),
+             unk_cutoff=W.IntSlider(value=1, min=1, max=3, description='unk_cutoff'),
+             padding=W.Dropdown(options=['eos', 'nltk'], value='eos', description='padding'))
+    out = W.HTML()
+
+    def update(*_):
+        out.value = render_ngram_lm_html(c['train'].value, c['test'].value,
+                                         **{k: c[k].value for k in ('order', 'smoothing', 'unk_cutoff', 'padding')})
+    for w in c.values(): w.observe(update, names='value')
+    update()
+    box = W.VBox([c['train'], c['test'], W.HBox([c['order'], c['smoothing']]), W.HBox([c['unk_cutoff'], c['padding']]), out])
+    box.controls, box.output = c, out
+    return box

@@ -17,7 +17,8 @@ from .core import (MetricInputError, MetricResult, check_corpus, check_hyps, che
 from . import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
-__all__ = ['stats_matrix', 'score_from_row', 'PairedTestResult', 'paired_test', 'bootstrap_ci', 'render_paired_bootstrap_html']
+__all__ = ['stats_matrix', 'score_from_row', 'PairedTestResult', 'paired_test', 'bootstrap_ci', 'render_paired_bootstrap_html',
+           'paired_bootstrap_explorer']
 
 # %% ../nbs/40_significance.ipynb #9ed7c2e9
 def _metric(metric: str):
@@ -290,3 +291,27 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
             f"</thead><tbody>{rows}</tbody></table>"
             f"<p>centred differences |&Delta;<sub>i</sub>| &minus; mean (bars) and the observed |&Delta;| (red):</p>"
             f"{_bootstrap_svg(centred, diff)}</div>")
+
+
+def paired_bootstrap_explorer(baseline: Sequence[str] = ('the cat sat on the mat', 'a dog barked', 'it is raining'),
+                              system: Sequence[str] = ('the cat sat on a mat', 'the dog barked loudly', 'it rains today'),
+                              refs: Sequence[str] = ('the cat sat on the mat', 'the dog barked', 'it is raining today'),
+                             ):  # an ipywidgets VBox (`.controls`, `.output`)
+    "The Jupyter explorer: three text areas (one segment a line) and the test's controls, re-rendered on every change."
+    import ipywidgets as W
+    box_ = lambda v, d: W.Textarea(value='\n'.join(v), description=d, layout=W.Layout(width='95%', height='5em'))
+    c = dict(baseline=box_(baseline, 'baseline'), system=box_(system, 'system'), refs=box_(refs, 'references'),
+             metric=W.Dropdown(options=['bleu', 'chrf'], value='bleu', description='metric'),
+             n_samples=W.IntSlider(value=200, min=10, max=1000, description='resamples'),
+             seed=W.IntText(value=12345, description='seed'))
+    out = W.HTML()
+    lines = lambda w: [s for s in w.value.split('\n') if s.strip()]
+
+    def update(*_):
+        out.value = render_paired_bootstrap_html(lines(c['baseline']), lines(c['system']), lines(c['refs']),
+                                                 metric=c['metric'].value, n_samples=c['n_samples'].value, seed=c['seed'].value)
+    for w in c.values(): w.observe(update, names='value')
+    update()
+    box = W.VBox([c['baseline'], c['system'], c['refs'], W.HBox([c['metric'], c['n_samples'], c['seed']]), out])
+    box.controls, box.output = c, out
+    return box
