@@ -154,6 +154,20 @@ def test_random_sentences_match_sacrebleu(h, refs, method, tok):
     assert abs(100 * float(sentence_chrf(h, refs)) - sacrebleu.sentence_chrf(h, refs).score) < 1e-9
 
 
+@settings(max_examples=300, deadline=None)
+@given(h=sentence, refs=st.lists(sentence, min_size=1, max_size=3), char_order=st.integers(0, 7),
+       word_order=st.integers(0, 3), beta=st.sampled_from([0.5, 1, 2, 3]), lowercase=st.booleans(),
+       whitespace=st.booleans(), eps_smoothing=st.booleans())
+def test_chrf_engine_equals_lesson(h, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing):
+    "chrF's engine (`_seg_stats_fast`, what the corpus functions use) gives the lesson's statistics (`_seg_stats`)"
+    from textmetrics_edu import chrf as C
+    if char_order + word_order == 0: char_order = 1
+    opts = (char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    refs_before = list(refs)
+    assert C._seg_stats_fast(h, refs, *opts) == C._seg_stats(h, refs, *opts)
+    assert refs == refs_before
+
+
 @settings(max_examples=200, deadline=None)
 @given(h=sentence, refs=st.lists(sentence, min_size=1, max_size=3), data=st.data())
 def test_range_and_reference_order(h, refs, data):

@@ -26,7 +26,8 @@ RENDER_TIMEOUT_MS = 60_000
 
 # the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
 PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
-         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html', 'mos.html', 'meta_eval.html']
+         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html', 'mos.html', 'meta_eval.html',
+         'ngram_lm.html', 'significance.html']
 if DOCS.exists():
     PAGES += sorted(p.name for p in DOCS.glob('*.html') if p.name not in PAGES and 'tme-live' in p.read_text('utf-8'))
 
@@ -88,7 +89,10 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                                 'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'),
                    mos=dict(a0='A s1 r1 4\nA s1 r2 5\nA s2 r1 2\nA s2 r2 3\nB s1 r1 5\nB s2 r2 4\nB s1 r2 4\nB s2 r1 5',
                             method='all', confidence=0.9, n_samples=500),
-                   meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'))
+                   meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'),
+                   ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
+                   significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
+                                     metric='chrf', n_samples=50, seed=7))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.live import site_explorer
@@ -106,6 +110,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert "<td>4.000</td>" in got['mos'][0] and 'crowdmos 90%' in got['mos'][1] and 'rng:python' in got['mos'][1]
     assert '<b>0.970</b>' in got['meta_eval'][0] and 'Online-W: human score' in got['meta_eval'][1]
     assert 'tme-error' not in got['mos'][1] + got['meta_eval'][1]
+    assert 'perplexity = inf' in got['ngram_lm'][1] and 'perplexity = ' in got['ngram_lm'][0]
+    assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(use_stemmer=True)))"

@@ -199,3 +199,68 @@ def test_cli_perplexity_errors(tmp_path, capsys):
                       (['--train', str(good), '--test', str(good), '--order', '1', '--smoothing', 'kneser-ney'], 'Kneser-Ney')]:
         assert main(['perplexity', *args]) == 2
         assert msg in capsys.readouterr().err
+
+
+# --- lesson and engine: the readable definitions (count_ngrams, ngram_prob, ngram_perplexity) and NgramLM agree ---
+from textmetrics_edu.ngram_lm import count_ngrams, ngram_prob, ngram_perplexity
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(train=sentences, test=st.lists(st.lists(st.sampled_from(list('abcdefz')), max_size=5), min_size=1, max_size=3),
+       order=st.integers(1, 4), cutoff=st.integers(1, 3), padding=st.sampled_from(['nltk', 'eos']),
+       sm=st.sampled_from(SMOOTHINGS), gamma=st.sampled_from([0.01, 0.1, 0.5]),
+       discount=st.sampled_from([None, 0.0, 0.3, 0.75, 1.0]))
+def test_engine_equals_lesson(train, test, order, cutoff, padding, sm, gamma, discount):
+    "NgramLM (numpy, what train_ngram_lm returns) gives the lesson's probabilities and perplexities on every drawn input"
+    if sm == 'kneser-ney' and order == 1: return
+    kw = dict(gamma=gamma, discount=discount)
+    try: counts = count_ngrams(train, order, padding=padding, unk_cutoff=cutoff)
+    except MetricInputError as e:
+        with pytest.raises(MetricInputError, match='no tokens'): train_ngram_lm(train, order, sm, padding=padding, unk_cutoff=cutoff)
+        return
+    lm = train_ngram_lm(train, order, sm, padding=padding, unk_cutoff=cutoff, **kw)
+    assert list(counts.vocab) == lm.words
+    if order == 1 and padding == 'nltk' and not any(test):  # nothing to predict: both say so
+        for f in (lambda: lm.perplexity(test), lambda: ngram_perplexity(counts, test, sm, **kw)):
+            with pytest.raises(MetricInputError, match='no event'): f()
+        return
+    contexts = [[], ['a'], ['z', 'b'], [BOS, 'c', 'a']] + [pad_sentence(s, order, padding)[:order - 1] for s in train[:2]]
+    for w in counts.vocab + ('z',):
+        for ctx in contexts:
+            assert math.isclose(lm.score(w, ctx), ngram_prob(counts, w, ctx, sm, **kw), rel_tol=1e-12, abs_tol=1e-15), (w, ctx)
+    ours, lesson = lm.perplexity(test), ngram_perplexity(counts, test, sm, **kw)
+    assert (ours.tokens, ours.oov, ours.zero_prob_tokens, ours.signature) == \
+        (lesson.tokens, lesson.oov, lesson.zero_prob_tokens, lesson.signature)
+    if math.isinf(float(lesson)): assert math.isinf(float(ours))
+    else: assert math.isclose(float(ours), float(lesson), rel_tol=1e-12)
+    for a, b in zip(lm.logprobs(test), test):  # per event, too
+        p = pad_sentence(b, order, padding)
+        want = [ngram_prob(counts, p[i], p[i - order + 1:i], sm, **kw) for i in range(order - 1, len(p))]
+        assert len(a) == len(want)
+        for x, q in zip(a, want):
+            assert (q == 0 and x == -math.inf) or math.isclose(2.0 ** float(x), q, rel_tol=1e-12)
+
+
+def test_lesson_imports_without_numpy():
+    "The lesson module (and its explorer) needs only the standard library; the engine is imported on first use"
+    code = ("import importlib.abc, sys\n"
+            "class H(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name.split('.')[0] == 'numpy': raise ImportError('hidden')\n"
+            "sys.meta_path.insert(0, H())\n"
+            "from textmetrics_edu.ngram_lm import render_ngram_lm_html, count_ngrams, ngram_perplexity\n"
+            "print('perplexity = ' in render_ngram_lm_html('a b\\na c', 'a b'))\n")
+    p = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == 'True', p.stderr
+
+
+def test_explorer_html():
+    from textmetrics_edu.ngram_lm import render_ngram_lm_html
+    train = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here'
+    h = render_ngram_lm_html(train, 'the queen is here', order=2, smoothing='mle')
+    # p(the|<s>) = 3/4, p(queen|the) = 1/4, p(is|queen) = 1, p(here|is) = 1/3, p(</s>|here) = 1
+    assert f"perplexity = {(0.75 * 0.25 / 3) ** (-1 / 5):.3f}" in h and '<td>queen</td><td>0.2500</td>' in h
+    assert 'perplexity = inf' in render_ngram_lm_html(train, 'the queen is long', smoothing='mle')
+    assert '<script>' not in render_ngram_lm_html(train + '\n<script>x</script>', '<script>')
+    for bad in [('', 'a'), ('a b', 'a', dict(order=1)), ('a b', 'a', dict(smoothing='good-turing')), ('a', 'a', dict(order=0))]:
+        assert "class='tme-error'" in render_ngram_lm_html(bad[0], bad[1], **(bad[2] if len(bad) > 2 else {}))

@@ -37,3 +37,35 @@ def test_bootstrap_ci_and_errors(wmt22):
         paired_test(A, A, A, n_samples=0)
     r = paired_test(A[:50], A[:50], A[:50], n_samples=100)
     assert r.p_value == 1.0 and not r.significant() and 'seed:12345' in r.signature
+
+
+# --- the explorer (pure Python: random.Random, no numpy) ---
+def test_paired_bootstrap_explorer():
+    import random
+    import subprocess, sys
+    from textmetrics_edu.significance import render_paired_bootstrap_html, paired_test
+    from textmetrics_edu import corpus_bleu
+    b = ['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late']
+    s = ['the cat sat on a mat', 'the dog barked loudly', 'it rains today', 'he went home late']
+    r = ['the cat sat on the mat', 'the dog barked', 'it is raining today', 'he came home late']
+    h = render_paired_bootstrap_html(b, s, r, n_samples=30, seed=3)
+    assert h == render_paired_bootstrap_html(b, s, r, n_samples=30, seed=3)  # seeded
+    assert f"baseline {float(corpus_bleu(b, r)):.4f}, system {float(corpus_bleu(s, r)):.4f}" in h
+    rng = random.Random(3)
+    first = [rng.randrange(4) for _ in range(4)]
+    assert f"<td>1</td><td>{', '.join(str(i + 1) for i in first)}</td>" in h
+    # the p-value is sacreBLEU's formula over these resamples, recomputed here independently
+    from textmetrics_edu.significance import stats_matrix, score_from_row
+    B, S = stats_matrix(b, r), stats_matrix(s, r)
+    rng = random.Random(3)
+    d = []
+    for _ in range(30):
+        idx = [rng.randrange(4) for _ in range(4)]
+        d.append(abs(score_from_row(S[idx].sum(0), n_segments=4) - score_from_row(B[idx].sum(0), n_segments=4)))
+    diff = abs(float(corpus_bleu(s, r)) - float(corpus_bleu(b, r)))
+    p = (sum(1 for x in d if x - sum(d) / len(d) > diff) + 1) / 31
+    assert f"p = {p:.4f}" in h
+    assert 'tme-error' in render_paired_bootstrap_html(b, s[:3], r) and 'tme-error' in render_paired_bootstrap_html(b, s, r, n_samples=0)
+    assert '<script>' not in render_paired_bootstrap_html(['<script>'], ['x'], ['y'])
+    # identical systems: p = 1
+    assert 'p = 1.0000' in render_paired_bootstrap_html(b, b, r, n_samples=20)

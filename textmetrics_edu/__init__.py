@@ -41,7 +41,7 @@ _lazy('chrf', 'corpus_chrf', 'sentence_chrf', 'chrf_statistics', 'CHRFResult')
 _lazy('datasets', 'read_segments', 'load_wmt22_sample')
 _lazy('perplexity', 'perplexity', 'perplexity_from_probs', 'entropy', 'cross_entropy', 'distribution_perplexity',
       'softmax', 'strided_perplexity', 'hf_perplexity', 'temperature_explorer', 'PerplexityResult')
-_lazy('ngram_lm', 'NgramLM', 'train_ngram_lm', 'lm_tokenize', 'read_sentences', 'LMPerplexityResult')
+_lazy('ngram_lm', 'NgramLM', 'train_ngram_lm', 'lm_tokenize', 'read_sentences', 'LMPerplexityResult', 'count_ngrams', 'ngram_prob', 'ngram_perplexity')
 _lazy('diversity', 'corpus_distinct', 'sentence_distinct', 'self_bleu', 'distinct_explorer', 'DistinctResult',
       'SelfBLEUResult')
 _lazy('burstiness', 'burstiness', 'sentence_burstiness', 'term_burstiness', 'term_burstiness_table',

@@ -5,11 +5,11 @@
 # %% ../nbs/02_chrf.ipynb #49092f87
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, _count_elements
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from types import MappingProxyType
+from operator import add
 from typing import Sequence
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
@@ -63,6 +63,7 @@ class CHRFStats:
 
 
 def _all_ngrams(text, char_order, word_order, whitespace):
+    "The n-gram counts of every order: characters 1..char_order, then words 1..word_order."
     out = [char_ngrams(text, n, whitespace) for n in range(1, char_order + 1)]
     if word_order:
         words = split_punctuation(text)
@@ -70,20 +71,12 @@ def _all_ngrams(text, char_order, word_order, whitespace):
     return out
 
 
-@lru_cache(maxsize=2**16)
-def _ref_ngrams(ref, char_order, word_order, whitespace, lowercase):
-    if lowercase: ref = ref.lower()
-    return tuple((MappingProxyType(c), sum(c.values())) for c in _all_ngrams(ref, char_order, word_order, whitespace))
-
-
-def _order_stats(h: Counter, r: Counter, r_total: int):
-    m = hc = 0
-    for g, k in h.items():
-        hc += k
-        if g in r:
-            rk = r[g]
-            m += k if k < rk else rk
-    return (hc if r else 0), r_total, m
+def _order_stats(h: Counter,  # the hypothesis n-grams of one order
+                 r: Counter,  # the reference n-grams of the same order
+                ) -> tuple[int, int, int]:  # (hyp n-grams, ref n-grams, clipped matches)
+    "The three counts of one order; the hypothesis count is 0 if the reference has no n-gram of this order."
+    matches = sum(min(k, r[g]) for g, k in h.items() if g in r)  # clipped, as BLEU's
+    return (sum(h.values()) if r else 0), sum(r.values()), matches
 
 # %% ../nbs/02_chrf.ipynb #abfcff4c
 def chrf_f_score(hyp: Sequence[int], ref: Sequence[int], match: Sequence[int],  # per-order counts
@@ -120,13 +113,13 @@ def chrf_statistics(hyp: str,  # one hypothesis
 
 
 def _seg_stats(hyp, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing):
-    if lowercase: hyp = hyp.lower()
-    hng = _all_ngrams(hyp, char_order, word_order, whitespace)
+    "Count the hypothesis and each reference, compare order by order, keep the reference with the best F-score."
+    if lowercase: hyp, refs = hyp.lower(), [r.lower() for r in refs]
+    hyp_ngrams = _all_ngrams(hyp, char_order, word_order, whitespace)
     best, best_f = None, -1.0
     for ref in refs:
-        rng = _ref_ngrams(ref, char_order, word_order, whitespace, lowercase)
-        st = [_order_stats(h, r, rt) for h, (r, rt) in zip(hng, rng)]
-        hs, rs, ms = zip(*st)
+        ref_ngrams = _all_ngrams(ref, char_order, word_order, whitespace)
+        hs, rs, ms = zip(*[_order_stats(h, r) for h, r in zip(hyp_ngrams, ref_ngrams)])
         f = _f100(hs, rs, ms, beta, eps_smoothing)
         if f > best_f: best, best_f = (hs, rs, ms), f  # on 100 x F, as sacreBLEU: its rounding decides ties
     return CHRFStats(*best)
@@ -154,6 +147,53 @@ def _check_chrf_opts(char_order, word_order, beta):
     if char_order + word_order == 0: raise MetricInputError("`char_order` + `word_order` must be at least 1")
     if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta <= 0:
         raise MetricInputError(f"`beta` must be a finite number > 0, got {beta!r}")
+
+# %% ../nbs/02_chrf.ipynb #879a8e83
+def _ngram_tables(text, char_order, word_order, whitespace):
+    "`_all_ngrams` as (counts, total) per order, in plain dicts: order n is order n-1 plus the next character."
+    chars = text if whitespace else ''.join(text.split())
+    out, grams = [], chars
+    for n in range(1, char_order + 1):
+        if n > 1: grams = list(map(add, grams, chars[n - 1:]))  # each (n-1)-gram + the character after it
+        counts = {}
+        _count_elements(counts, grams)  # Counter's own C loop, without Counter's Python overhead
+        out.append((counts, len(grams)))
+    if word_order:
+        words = split_punctuation(text)
+        for n in range(1, word_order + 1):
+            c = word_ngrams(words, n)
+            out.append((dict(c), sum(c.values())))
+    return out
+
+
+@lru_cache(maxsize=2**16)
+def _ref_ngrams(ref, char_order, word_order, whitespace, lowercase):
+    "A reference's tables, counted once per run (read, never modified, by `_order_stats_fast`)."
+    if lowercase: ref = ref.lower()
+    return tuple(_ngram_tables(ref, char_order, word_order, whitespace))
+
+
+def _order_stats_fast(h, h_total, r, r_total):
+    "`_order_stats` with the totals known."
+    m = 0
+    for g, k in h.items():
+        if g in r:
+            rk = r[g]
+            m += k if k < rk else rk
+    return (h_total if r else 0), r_total, m
+
+
+def _seg_stats_fast(hyp, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing):
+    "`_seg_stats`, fast: the same statistics (the corpus and sentence functions use this one)."
+    if lowercase: hyp = hyp.lower()
+    hng = _ngram_tables(hyp, char_order, word_order, whitespace)
+    best, best_f = None, -1.0
+    for ref in refs:
+        rng = _ref_ngrams(ref, char_order, word_order, whitespace, lowercase)
+        hs, rs, ms = zip(*[_order_stats_fast(h, ht, r, rt) for (h, ht), (r, rt) in zip(hng, rng)])
+        f = _f100(hs, rs, ms, beta, eps_smoothing)
+        if f > best_f: best, best_f = (hs, rs, ms), f
+    return CHRFStats(*best)
 
 # %% ../nbs/02_chrf.ipynb #5c16c55f
 @dataclass(frozen=True)
@@ -208,8 +248,8 @@ CHRF = Metric(
              Option('lowercase', bool, False, 'case-insensitive scoring'),
              Option('whitespace', bool, False, 'keep whitespace inside character n-grams'),
              Option('eps_smoothing', bool, False, 'chrF++.py/NLTK-style per-order averaging')),
-    segment_stats=lambda h, r, o: _seg_stats(h, r, o['char_order'], o['word_order'], o['beta'], o['lowercase'],
-                                             o['whitespace'], o['eps_smoothing']),
+    segment_stats=lambda h, r, o: _seg_stats_fast(h, r, o['char_order'], o['word_order'], o['beta'], o['lowercase'],
+                                                  o['whitespace'], o['eps_smoothing']),
     score=_chrf_score, signature=_chrf_signature,
     check=lambda o, name: _check_chrf_opts(o['char_order'], o['word_order'], o['beta']))
 CHRF_PP = replace(CHRF, name='chrf++', fixed={'word_order': 2}, cli_prefix='chrf',

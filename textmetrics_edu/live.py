@@ -175,6 +175,8 @@ def _site_explorers() -> dict:
     from textmetrics_edu.glue import render_benchmark_html
     from textmetrics_edu.mos import render_mos_html, EXAMPLE_RATINGS, INTERVAL_METHODS
     from textmetrics_edu.meta_eval import render_system_explorer_html, wmt22_system_scores
+    from textmetrics_edu.ngram_lm import render_ngram_lm_html, SMOOTHINGS
+    from textmetrics_edu.significance import render_paired_bootstrap_html
     hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
     return dict(
         bleu=lambda: live_explorer(
@@ -243,6 +245,22 @@ def _site_explorers() -> dict:
             system=Choice('ALMAnaCH-Inria', list(wmt22_system_scores()[1]['DA z']), 'move the human score of'),
             shift=Float(0.0, -4.0, 4.0, 0.1, 'by (standard deviations)'),
             exclude=Csv([], 'exclude (system names, comma-separated)')),
+        ngram_lm=lambda: live_explorer(
+            render_ngram_lm_html, Para('the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
+                                       'training text (one sentence a line)'),
+            Text('the queen is here', 'test sentence'), order=Int(2, 1, 4, 'order n'),
+            smoothing=Choice('kneser-ney', list(SMOOTHINGS), 'smoothing'), unk_cutoff=Int(1, 1, 3, 'unk_cutoff'),
+            padding=Choice('eos', ['eos', 'nltk'], 'padding')),
+        significance=lambda: live_explorer(
+            render_paired_bootstrap_html,
+            Lines(['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late', 'we like green tea'],
+                  'baseline (one segment a line)'),
+            Lines(['the cat sat on a mat', 'the dog barked loudly', 'it rains today', 'he went home late', 'we like tea'],
+                  'system'),
+            Lines(['the cat sat on the mat', 'the dog barked', 'it is raining today', 'he came home late', 'we like green tea'],
+                  'references (one a line)'),
+            metric=Choice('bleu', ['bleu', 'chrf'], 'metric'), n_samples=Int(200, 10, 1000, 'resamples'),
+            seed=Int(12345, 0, 99999, 'seed')),
     )
 
 
@@ -252,4 +270,4 @@ def site_explorer(name: str) -> LiveExplorer:
 
 
 SITE_EXPLORERS = ('bleu', 'chrf', 'rouge', 'meteor', 'alignment', 'distinct', 'temperature', 'burstiness',
-                  'cider', 'classification', 'glue', 'mos', 'meta_eval')
+                  'cider', 'classification', 'glue', 'mos', 'meta_eval', 'ngram_lm', 'significance')
