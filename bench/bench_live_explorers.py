@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / '_docs'
+DOCS = Path(os.environ.get('TME_DOCS', ROOT / '_docs'))  # TME_DOCS: another built site (before/after comparisons)
 LIVE = DOCS / '_static' / 'live'
 ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
         '--disable-background-networking', '--disable-component-update', '--disable-sync']
