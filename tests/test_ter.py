@@ -242,3 +242,17 @@ def test_huge_segments_fail_fast():
     with pytest.raises(MetricInputError, match='split it into sentences'): corpus_ter([big], [big])
     with pytest.raises(MetricInputError, match='split it into sentences'): sentence_ter(big, big)
     assert time.perf_counter() - t0 < 5
+
+
+def test_engine_one_trie_per_hypothesis_length():
+    """Regression (hypothesis found it): rows cached for a 4-word hypothesis were reused for a 1-word one, whose beam band
+    differs, and the trace hit an undefined cell. sacreBLEU 2.6.0's own cache fails the same way; TER's shift search never
+    mixes lengths, so scores are unaffected, but the engine now keeps one trie per length and equals the lesson."""
+    from sacrebleu.metrics.lib_ter import BeamEditDistance as SacreBeam
+    ref = ['a'] * 33
+    sb = SacreBeam(ref)
+    sb(['a'] * 4)
+    with pytest.raises(Exception, match='unknown operation'): sb(['a'])
+    ed = BeamEditDistance(ref)
+    for h in (['a'] * 4, ['a'], ['a'] * 4, ['a']):
+        assert ed(h) == beam_edit_distance(h, ref)

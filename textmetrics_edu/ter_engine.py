@@ -40,11 +40,15 @@ class BeamEditDistance:
         self.beam_width, self.inf = BEAM_WIDTH, _INF
         self.ref, self.n = tuple(ref), len(ref)
         self.first = (list(range(self.n + 1)), ['i'] * (self.n + 1))
-        self.trie, self.size = {}, 0
+        # one prefix trie per hypothesis length: the beam's band depends on len(hyp), so a row computed for one
+        # length is not the row of another (sacreBLEU keeps one trie and then fails with "unknown operation 'x'"
+        # if one object sees two lengths; TER's shift search only ever sends it shifts of one hypothesis)
+        self.tries, self.size = {}, 0
 
     def __call__(self, hyp: Sequence[str], trace: bool = True) -> tuple[int, str | None]:
         "(distance, trace): trace is a string over ' ' (match), 's', 'i', 'd' rewriting hyp -> ref."
-        node, C, O = self.trie, [self.first[0]], [self.first[1]]
+        root = self.tries.setdefault(len(hyp), {})
+        node, C, O = root, [self.first[0]], [self.first[1]]
         for w in hyp:
             nxt = node.get(w)
             if nxt is None: break
@@ -76,7 +80,7 @@ class BeamEditDistance:
             new.append((cur, ops)); C.append(cur); O.append(ops)
             prev = cur
         if new and self.size < MAX_CACHE_SIZE:
-            node = self.trie
+            node = root
             for k in range(start): node = node[hyp[k]][0]
             for w, (c, o) in zip(hyp[start:], new):
                 if w not in node:
