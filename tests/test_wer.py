@@ -12,6 +12,7 @@ from textmetrics_edu import (corpus_wer, sentence_wer, corpus_cer, corpus_mer, c
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.wer import NUMBERS, BASIC, substitute, lowercase, clear_reference_caches
 from textmetrics_edu.cli import main
+from textmetrics_edu.wer_engine import use_aligner
 
 DATA = Path(__file__).parent / 'data' / 'asr'
 E21, SCTK = DATA / 'earnings21_subset', DATA / 'sctk_csrnab'
@@ -26,10 +27,16 @@ def earnings():
     return refs, hyps
 
 
-def test_earnings21_every_system_equals_jiwer(earnings):
+@pytest.mark.parametrize('aligner', ['auto', 'bit-parallel'])  # 'auto': rapidfuzz (installed with jiwer)
+def test_earnings21_every_system_equals_jiwer(earnings, aligner):
     refs, hyps = earnings
     ids = sorted(refs)
     assert len(hyps) == 7
+    with use_aligner(aligner):
+        _every_system_equals_jiwer(refs, hyps, ids, aligner)
+
+
+def _every_system_equals_jiwer(refs, hyps, ids, aligner):
     for system, h in hyps.items():
         hs, rs = [h[i] for i in ids], [refs[i] for i in ids]
         o = jiwer.process_words(rs, hs)  # jiwer: reference first
@@ -41,7 +48,7 @@ def test_earnings21_every_system_equals_jiwer(earnings):
             o1 = jiwer.process_words(refs[i], h[i])
             r1 = sentence_wer(h[i], refs[i])
             assert (r1.hits, r1.substitutions, r1.deletions, r1.insertions) == (o1.hits, o1.substitutions, o1.deletions, o1.insertions)
-            assert 'bit-parallel' in r1.algorithm
+            assert ('bit-parallel' in r1.algorithm) if aligner == 'bit-parallel' else (r1.algorithm == 'rapidfuzz')
 
 
 def test_earnings21_normalised_equals_jiwer_on_normalised_text(earnings):
@@ -178,7 +185,14 @@ items_ = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat']), max_size=
 @settings(max_examples=600, deadline=None)
 @given(items_, items_)
 def test_engine_alignment_equals_lesson(r, h):
-    "The engine's linear-memory alignment == the lesson's full matrix + rapidfuzz backtrace, operation for operation."
+    """The engine's alignment, on both paths (rapidfuzz; our linear-memory bit-parallel columns), == the lesson's full
+    matrix + rapidfuzz backtrace, operation for operation."""
+    for aligner in ('auto', 'bit-parallel'):
+        with use_aligner(aligner):
+            _engine_equals_lesson(r, h)
+
+
+def _engine_equals_lesson(r, h):
     codes = segment_alignment(h, r)
     assert segment_codes(h, r)[0] == codes
     assert segment_codes(h, r, segment_distance(h, r))[0] == codes  # a known distance narrows the passes, same ops
@@ -257,3 +271,23 @@ def test_align_segments_old_order_warns():
     r, h = (tuple('the cat sat on the mat'.split()),), (tuple('the cat sat on mat today'.split()),)
     with pytest.warns(DeprecationWarning, match='hypotheses first'): old = align_segments(r, h)
     assert old == align_items(h, r) and old.codes == align_items(h, r).codes == ('CCCCSS',)
+
+
+def test_use_aligner_choices():
+    "The engine choice: scores never change with it; bad names and a missing rapidfuzz say so; a block restores it."
+    import textmetrics_edu.wer_engine as E
+    h, r = 'the cat sat on mat today', 'the cat sat on the mat'
+    with use_aligner('rapidfuzz'):
+        a = sentence_wer(h, r); assert a.algorithm == 'rapidfuzz'
+    with use_aligner('bit-parallel'):
+        b = sentence_wer(h, r); assert b.algorithm == 'bit-parallel'
+    assert (a.hits, a.substitutions, float(a)) == (b.hits, b.substitutions, float(b)) == (4, 2, 2 / 6)
+    assert E._ALIGNER == 'auto'
+    with pytest.raises(MetricInputError, match='`name` must be one of'): use_aligner('fast')
+    saved = E._RF
+    try:
+        E._RF = False  # as without rapidfuzz (the browser): 'auto' falls back, 'rapidfuzz' is refused
+        assert sentence_wer(h, r).algorithm == 'bit-parallel'
+        with pytest.raises(MetricInputError, match='needs the rapidfuzz package'): use_aligner('rapidfuzz')
+    finally:
+        E._RF = saved

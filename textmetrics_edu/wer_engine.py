@@ -11,8 +11,9 @@ from .edit_distance import (align_codes, ops_from_codes, reference_masks, levens
                                            paused_gc, _LRU, _REFERENCE_MASKS)
 
 # %% auto #0
-__all__ = ['words', 'items', 'reference_items', 'clear_reference_caches', 'segment_distance', 'segment_codes', 'expand_codes',
-           'align_items', 'align_segments', 'Concat', 'cat', 'flat']
+__all__ = ['ALIGNERS', 'words', 'items', 'reference_items', 'clear_reference_caches', 'use_aligner', 'rapidfuzz_distance',
+           'rapidfuzz_codes', 'segment_distance', 'segment_codes', 'expand_codes', 'align_items', 'align_segments',
+           'Concat', 'cat', 'flat']
 
 # %% ../nbs/11b_wer_engine.ipynb #c691c276
 def words(s: str) -> list[str]:
@@ -47,14 +48,76 @@ def clear_reference_caches():
     "Forget the tokenised references and their bitmasks kept across calls (benchmarks start each run cold)."
     _REFERENCE_ITEMS.clear(); _REFERENCE_MASKS.clear()
 
+# %% ../nbs/11b_wer_engine.ipynb #89ce9614
+ALIGNERS = ('auto', 'rapidfuzz', 'bit-parallel')  # the choices of `use_aligner`
+_ALIGNER = 'auto'
+_RF = None  # rapidfuzz.distance.Levenshtein once imported, False if it is not installed
+
+
+def _rapidfuzz_opcodes():
+    "rapidfuzz's `Levenshtein.opcodes`, imported once, or None without rapidfuzz (the browser, a minimal install)."
+    global _RF
+    if _RF is None:
+        try: from rapidfuzz.distance import Levenshtein as _RF
+        except ImportError: _RF = False
+    return _RF.opcodes if _RF else None
+
+
+class use_aligner:
+    """Choose the WER family's alignment engine: 'auto' (rapidfuzz if installed, else bit-parallel), 'rapidfuzz' or
+    'bit-parallel'. Takes effect at once; used as a context manager (`with use_aligner('bit-parallel'): ...`) the
+    previous choice comes back at the end of the block. Scores never change with the engine, only speed does.
+    Raises `MetricInputError` for another name, or for 'rapidfuzz' when rapidfuzz is not installed."""
+    def __init__(self, name: str = 'auto'):
+        global _ALIGNER
+        from textmetrics_edu.core import MetricInputError
+        if name not in ALIGNERS: raise MetricInputError(f"`name` must be one of {ALIGNERS}, got {name!r}")
+        if name == 'rapidfuzz' and _rapidfuzz_opcodes() is None:
+            raise MetricInputError("`name`='rapidfuzz' needs the rapidfuzz package (`pip install rapidfuzz`)")
+        self.previous, self.name, _ALIGNER = _ALIGNER, name, name
+
+    def __enter__(self): return self
+
+    def __exit__(self, *exc):
+        global _ALIGNER
+        _ALIGNER = self.previous
+
+
+_CODE = {'equal': 'C', 'replace': 'S', 'delete': 'D', 'insert': 'I'}
+
+
+def _as_ints(hyp: Sequence, ref: Sequence) -> tuple[list, list]:
+    "Both sides' items as integers, equal items equal integers (jiwer's `_word2int`; rapidfuzz compares hashes otherwise)."
+    ids = {}
+    return [ids.setdefault(w, len(ids)) for w in hyp], [ids.setdefault(w, len(ids)) for w in ref]
+
+
+def rapidfuzz_distance(hyp: Sequence, ref: Sequence) -> int:
+    "The unit-cost edit distance by rapidfuzz's `Levenshtein.distance` (C++). Needs rapidfuzz (`use_aligner`)."
+    _rapidfuzz_opcodes()
+    h, r = _as_ints(hyp, ref)
+    return _RF.distance(r, h)
+
+
+def rapidfuzz_codes(hyp: Sequence, ref: Sequence) -> str:
+    """The operation codes of rapidfuzz's alignment of `ref` to `hyp` (jiwer 4's: `Levenshtein.opcodes` on the items
+    mapped to integers, reference first), one code per operation. Needs rapidfuzz (`use_aligner`)."""
+    h, r = _as_ints(hyp, ref)
+    return ''.join([_CODE[t] * max(i2 - i1, j2 - j1) for t, i1, i2, j1, j2 in _rapidfuzz_opcodes()(r, h)])
+
 # %% ../nbs/11b_wer_engine.ipynb #0bfcdb8e
 def segment_distance(hyp: tuple, ref: tuple) -> int:
-    "The unit-cost edit distance S + D + I of one segment (bit-parallel, the reference's masks kept if it is long)."
+    """The unit-cost edit distance S + D + I of one segment: by rapidfuzz when it is installed and chosen (see
+    `use_aligner` below), else bit-parallel, the reference's masks kept if it is long."""
+    if _ALIGNER != 'bit-parallel' and _rapidfuzz_opcodes() is not None: return rapidfuzz_distance(hyp, ref)
     return levenshtein_distance(ref, hyp, reference_masks(ref))  # (edit_distance's order: A, the reference, first)
 
 # %% ../nbs/11b_wer_engine.ipynb #ab7f2a3f
 def segment_codes(hyp: tuple, ref: tuple, distance: int | None = None) -> tuple[str, str]:
-    "(operation codes, algorithm name) of one segment: jiwer 4's alignment, bit-parallel + Hirschberg in linear memory."
+    """(operation codes, algorithm name) of one segment: jiwer 4's alignment. By rapidfuzz when it is installed and
+    the aligner is 'auto' or 'rapidfuzz' (`use_aligner`), else bit-parallel + Hirschberg in linear memory (the same
+    operations)."""
+    if _ALIGNER != 'bit-parallel' and _rapidfuzz_opcodes() is not None: return rapidfuzz_codes(hyp, ref), 'rapidfuzz'
     codes, info = align_codes(ref, hyp, reference_masks(ref), distance)
     return codes, ('bit-parallel+hirschberg' if info['splits'] else 'bit-parallel')
 
