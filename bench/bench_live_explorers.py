@@ -23,6 +23,13 @@ each); Node, the same start: 3.0 s wall, 3.7 CPU-s. The same command at 22:27 UT
 Node start of 4.7 s: the machine's own speed moved the figures across the 5 s target (`TME_DOCS=dir` compares two
 built sites in one run). Where the time goes (Node): loadPyodide 2.8 s, unpacking the zip 0.03 s, importing
 textmetrics_edu.live 0.08 s, the first BLEU render 0.5 s (mostly compiling the modules' bytecode).
+
+Measured 2026-11-24 02:25 UTC, machine idle (load average 1-2, the benchmark's own Chromium), after the worker began
+fetching the package zip while the runtime loads and reporting `tmeLive.marks`: bleu.html live after 3.9-4.2 s cold,
+3.9-4.3 s warm, over 9 loads in 3 runs. Where the time goes (marks): the worker starts 0.8 s after navigation (when the
+page is parsed), `loadPyodide` ends 2.7-3.1 s later, unpacking and importing the package take 0.08 s, the first renders
+0.3 s. Starting the worker from <head> instead (worker at 0.2 s) made `loadPyodide` 0.7 s slower, competing with the
+page's own parse and MathJax for the 2 cores: no gain (alternated runs, same site otherwise), so it is not done.
 """
 import argparse
 import functools
@@ -114,13 +121,16 @@ def main(argv=None):
             box.fill(box.input_value() + ' today')
             page.wait_for_function("([r, n]) => Number(r.dataset.renders) > n", arg=[root.element_handle(), n], polling=20)
             t_type = time.perf_counter() - t1 - 0.12  # minus the glue's 120 ms debounce
-            rows.append((i + 1, 'cold' if i == 0 else 'warm', t_dom, st['seconds'], t_ready, t_live, t_type))
+            rows.append((i + 1, 'cold' if i == 0 else 'warm', t_dom, st['seconds'], t_ready, t_live, t_type, st.get('marks') or {}))
             page.close()
         b.close()
     httpd.shutdown()
     print(f'\n{args.page}: seconds from navigation')
     print(f"{'load':>4} {'cache':>5} {'DOM':>6} {'runtime':>8} {'ready':>7} {'live':>7} {'re-render':>10}")
     for r in rows: print(f'{r[0]:>4} {r[1]:>5} {r[2]:6.2f} {r[3]:8.2f} {r[4]:7.2f} {r[5]:7.2f} {r[6]:10.3f}')
+    if rows[0][7]:
+        print('where the time goes (seconds; worker_started: since navigation; the others: since the worker started):')
+        for r in rows: print(f"{r[0]:>4} " + '  '.join(f'{k} {v:.2f}' for k, v in r[7].items()))
     best = min(r[5] for r in rows)
     nd = node_start()
     if nd: print(f"\nNode, same runtime start to a first BLEU render: {nd['wall']:.1f} s wall, {nd['cpu']:.1f} CPU-s "

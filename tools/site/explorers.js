@@ -9,8 +9,8 @@
 //     textmetrics_edu.live.render_call(spec, values);
 //   - in the page: start that worker, enable the controls once it is ready, and on every change send the
 //     controls' values and show the HTML that comes back. No metric logic lives here.
-// Progress, for readers (the status line) and tests: window.tmeLive = {state, pending, error, seconds}, with state
-// 'loading' -> 'ready' (or 'failed': the static pictures stay).
+// Progress, for readers (the status line) and tests: window.tmeLive = {state, pending, error, seconds, marks}, with
+// state 'loading' -> 'ready' (or 'failed': the static pictures stay); marks: when each start-up step ended.
 
 const HERE = new URL('.', import.meta.url);
 
@@ -18,22 +18,28 @@ const HERE = new URL('.', import.meta.url);
 // Worker: the Python side
 // ---------------------------------------------------------------------------------------------------------------
 async function startPython() {
-  const t0 = performance.now();
+  const t0 = performance.now(), marks = {};
+  const mark = (what) => { marks[what] = Math.round(performance.now() - t0) / 1000; };   // seconds since the worker began
+  const zip = fetch(new URL('textmetrics_edu.zip', HERE));   // asked for now, while the runtime loads
   const { loadPyodide } = await import('./pyodide/pyodide.mjs');
+  mark('pyodide.mjs');
   const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', HERE).href });
+  mark('loadPyodide');
   postMessage({ pending: 'the package source (textmetrics_edu.zip)' });
-  const zip = await fetch(new URL('textmetrics_edu.zip', HERE));
-  if (!zip.ok) throw new Error(`textmetrics_edu.zip: HTTP ${zip.status}`);
-  pyodide.unpackArchive(await zip.arrayBuffer(), 'zip', { extractDir: '/tme' });
+  const z = await zip;
+  if (!z.ok) throw new Error(`textmetrics_edu.zip: HTTP ${z.status}`);
+  pyodide.unpackArchive(await z.arrayBuffer(), 'zip', { extractDir: '/tme' });
+  mark('unpack');
   postMessage({ pending: 'importing textmetrics_edu.live' });
   pyodide.runPython("import sys; sys.path.insert(0, '/tme')");
   const live = pyodide.pyimport('textmetrics_edu.live');
-  return { live, seconds: (performance.now() - t0) / 1000 };
+  mark('import');
+  return { live, seconds: (performance.now() - t0) / 1000, marks };
 }
 
 function workerMain() {
   const ready = startPython();
-  ready.then(({ seconds }) => postMessage({ ready: true, seconds }),
+  ready.then(({ seconds, marks }) => postMessage({ ready: true, seconds, marks }),
              (err) => postMessage({ failed: String(err) }));
   onmessage = async ({ data }) => {
     const { live } = await ready;
@@ -110,6 +116,7 @@ function pageMain() {
   };
   if (typeof WebAssembly !== 'object' || typeof Worker !== 'function') return fail('no WebAssembly or Web Workers');
   for (const r of roots) setStatus(r, 'Loading the Python runtime (a few seconds): the picture below is static until then.', 'loading');
+  const workerStarted = Math.round(performance.now()) / 1000;   // seconds since navigation
   const worker = new Worker(import.meta.url, { type: 'module', name: 'textmetrics_edu' });
   const waiting = new Map();
   let next = 0;
@@ -125,6 +132,7 @@ function pageMain() {
     else if (data.failed) fail(`${live.pending}: ${data.failed}`);
     else if (data.ready) {
       live.seconds = data.seconds;
+      live.marks = { ...data.marks, worker_started: workerStarted };   // where the time went (bench/bench_live_explorers.py)
       Promise.all(roots.map((r) => attach(r, call))).then(() => {
         live.pending = null;
         live.state = 'ready';
