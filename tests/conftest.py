@@ -24,6 +24,19 @@ def read_lines(path):
     return lines
 
 
+def render_in_fresh_python(code: str, heavy=('numpy', 'scipy', 'pandas')) -> tuple[list, str]:
+    """Run `code` (Python that sets `h`, an HTML string) in a new interpreter importing this checkout; returns (the
+    `heavy` modules it imported, sorted; h). For the "renders with the standard library alone" checks."""
+    import subprocess, sys
+    root = Path(__file__).parents[1]
+    prog = f"import sys\n{code}\nprint(sorted({{k.split('.')[0] for k in sys.modules}} & {set(heavy)!r})); print(h)"
+    r = subprocess.run([sys.executable, '-c', prog], capture_output=True, text=True, cwd=root,
+                       env={**os.environ, 'PYTHONPATH': str(root)})
+    assert r.returncode == 0, r.stderr
+    mods, h = r.stdout.split('\n', 1)
+    return eval(mods), h.rstrip('\n')
+
+
 def load_wmt22():
     "WMT22 en-de: {'refs_A', 'refs_B', 'systems': {name: hyps}, 'official': {(system, metric): score}}."
     d = WMT22_EN_DE

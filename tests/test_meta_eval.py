@@ -367,12 +367,6 @@ def test_system_explorer_renderer():
 
 def test_renderers_import_no_numpy():
     "The meta-eval explorer renders with the standard library alone (numpy/scipy/pandas never imported)"
-    import subprocess, sys, os
-    root = Path(__file__).parents[1]
-    code = ("import sys, textmetrics_edu.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W'); "
-            "print(sorted({k.split('.')[0] for k in sys.modules} & {'numpy', 'scipy', 'pandas'})); print(h)")
-    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=root,
-                       env={**os.environ, 'PYTHONPATH': str(root)})
-    assert r.returncode == 0, r.stderr
-    mods, h = r.stdout.split('\n', 1)
-    assert mods == '[]' and h.rstrip('\n') == render_system_explorer_html(exclude='Online-W')
+    from conftest import render_in_fresh_python
+    mods, h = render_in_fresh_python("import textmetrics_edu.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W')")
+    assert mods == [] and h == render_system_explorer_html(exclude='Online-W')

@@ -357,13 +357,7 @@ def test_bootstrap_python_is_the_same_two_way_resampling():
 
 
 def test_renderer_uses_the_python_engine_and_imports_no_numpy():
-    import subprocess, sys, os
-    from pathlib import Path
-    root = Path(__file__).parents[1]
-    code = ("import sys, textmetrics_edu.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS); "
-            "print(sorted({k.split('.')[0] for k in sys.modules} & {'numpy', 'scipy', 'pandas', 'pingouin', 'krippendorff'})); print(h)")
-    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=root,
-                       env={**os.environ, 'PYTHONPATH': str(root)})
-    assert r.returncode == 0, r.stderr
-    mods, h = r.stdout.split('\n', 1)
-    assert mods == '[]' and h.rstrip('\n') == render_mos_html(EXAMPLE_RATINGS)
+    from conftest import render_in_fresh_python
+    mods, h = render_in_fresh_python("import textmetrics_edu.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS)",
+                                     heavy=('numpy', 'scipy', 'pandas', 'pingouin', 'krippendorff'))
+    assert mods == [] and h == render_mos_html(EXAMPLE_RATINGS)
