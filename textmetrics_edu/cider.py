@@ -261,7 +261,7 @@ class CIDErResult(MetricResult):
         if not isinstance(i, int) or not 0 <= i < self.n_images:
             raise MetricInputError(f"`i` must be an image index 0..{self.n_images - 1}, got {i!r}")
         im, o = self.images[i], dict(self.options)
-        lines = [f"image {i}: {self.name}, |I| = {self.n_corpus}, log |I| = {self.corpus.log_n:.6f}; {self.signature}",
+        lines = [f"image {i} (0-based; line {i + 1} of the files): {self.name}, |I| = {self.n_corpus}, log |I| = {self.corpus.log_n:.6f}; {self.signature}",
                  f"candidate: {' '.join(im.hyp)}"]
         lines += [f"reference {j + 1}: {' '.join(r)}" for j, r in enumerate(im.refs)]
         lines.append(f"matched n-grams (TF-IDF weight = tf x idf; idf = log|I| - log df):")
