@@ -6,24 +6,52 @@
 # and, for CI:
 #   make test-slow  the exhaustive sweeps deselected by `make test` (tests marked slow: all systems, all references,
 #               every option combination), `pytest tests --slow -m slow`
+# The environment (.venv) installs from the committed lock `requirements-dev.lock` (exact versions, as pip constraints),
+# so a new upstream release cannot change what these commands run; the library's own requirements stay ranges.
+#   make lock         regenerate the lock: the newest releases settings.ini's ranges allow (tools/lock.py)
+#   make test-latest  the tests in a separate venv (.venv-latest) with the newest releases, after a list of what drifted
+#                     from the lock; run it before resolving an issue (it does not block landing)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LOCK := requirements-dev.lock
+# The constraints the venv is installed with: the lock, or none (LOCKED= : the newest releases; lock, test-latest).
+# PIP_CONSTRAINT, not -c: pip passes it on to the isolated build environments of packages built from source too.
+LOCKED ?= $(LOCK)
+PIP_ENV = $(if $(LOCKED),PIP_CONSTRAINT=$(abspath $(LOCKED)))
+NOW = $$(date +%s)
 
-.PHONY: docs test test-slow setup system-deps export hooks readme clean help
+.PHONY: docs test test-slow test-latest lock setup system-deps export hooks readme clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
 	@echo "make test   execute every notebook (building the site) and run pytest (installs everything first)"
 	@echo "make test-slow  the exhaustive real-data sweeps (tests marked slow; CI runs it after make test)"
+	@echo "make lock   regenerate requirements-dev.lock (the newest releases settings.ini allows)"
+	@echo "make test-latest  what drifted from the lock, then the tests with the newest releases (.venv-latest)"
 
-$(STAMP): settings.ini setup.py
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev]"
-	touch $(STAMP)
+$(STAMP): settings.ini setup.py $(LOCKED)
+	@t0=$(NOW); set -e; echo "installing the environment into $(VENV) ($(if $(LOCKED),from $(LOCKED),newest releases))"; \
+	  test -x $(PY) || $(PYTHON) -m venv $(VENV); \
+	  $(PIP_ENV) $(PY) -m pip install -q --upgrade pip setuptools wheel; \
+	  $(PIP_ENV) $(PY) -m pip install -q -e ".[dev]"; \
+	  touch $(STAMP); echo "installed in $$(( $(NOW) - t0 )) s"
+
+# A fresh venv with the newest releases, written to the lock
+lock:
+	rm -rf .venv-lock
+	$(MAKE) --no-print-directory .venv-lock/.installed VENV=.venv-lock LOCKED=
+	.venv-lock/bin/python tools/lock.py write .venv-lock $(LOCK)
+	rm -rf .venv-lock
+
+# The same fresh install in .venv-latest, what differs from the lock, then the tests there (exit status: the tests')
+test-latest:
+	rm -rf .venv-latest
+	$(MAKE) --no-print-directory .venv-latest/.installed VENV=.venv-latest LOCKED=
+	.venv-latest/bin/python tools/lock.py diff .venv-latest $(LOCK)
+	$(MAKE) --no-print-directory test VENV=.venv-latest LOCKED=
 
 system-deps:
 	bash tools/install-system-deps.sh
@@ -65,4 +93,4 @@ readme: setup
 	$(PY) tools/make_readme.py
 
 clean:
-	rm -rf _docs _proc build dist *.egg-info
+	rm -rf _docs _proc build dist *.egg-info .venv-latest .venv-lock

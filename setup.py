@@ -25,11 +25,13 @@ setuptools.setup(
     author_email=cfg['author_email'],
     license='Apache-2.0',
     keywords=cfg['keywords'].split(),
-    # `textmetrics_edu/data/` holds no Python, but Python can import any folder with an identifier's name, so setuptools
-    # wants it listed as a package (otherwise: a 40-line "Package would be ignored" warning at every install). Its
-    # files (all below data/, in folders like `wmt22_en-de_sample` that are not identifiers) are package data of
-    # `textmetrics_edu`; MANIFEST.in puts the same files in the sdist.
-    packages=setuptools.find_packages(include=[cfg['lib_path'], cfg['lib_path'] + '.*']) + [cfg['lib_path'] + '.data'],
+    # `textmetrics_edu/data/` holds no Python, but Python can import any folder with an identifier's name (`data`,
+    # `data/coco_thumb_sample`), so setuptools wants those listed as packages, or prints a 40-line "Package would be
+    # ignored" warning at every install: namespace discovery lists them (the folders with other names, such as
+    # `wmt22_en-de_sample`, are not importable and need no entry). Their files are package data of `textmetrics_edu`;
+    # MANIFEST.in puts the same files in the sdist.
+    packages=setuptools.find_namespace_packages(include=[cfg['lib_path'], cfg['lib_path'] + '.*'],
+                                                exclude=['*.__pycache__']),
     include_package_data=True,
     package_data={cfg['lib_path']: ['data/**/*']},
     python_requires='>=' + cfg['min_python'],

@@ -11,6 +11,7 @@ checks it on every code point. The module's `compile(pattern)` rewrites `\\p{X}`
 and compiles with `re`; the package imports `regex` when it is installed and this module otherwise.
 """
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / 'textmetrics_edu' / '_unicode.py'
 # the classes the package's patterns use (core's 13a/intl tokenizers; ROUGE's tokenizer)
 CLASSES = ('N', 'P', 'S', 'L', 'M', 'Han', 'Hiragana', 'Katakana')
+ALL = ''.join(map(chr, range(0x110000)))  # every code point, surrogates included
 
 
 def ranges(name: str) -> list[tuple[int, int]]:
@@ -92,14 +94,38 @@ def render() -> str:
     return TEMPLATE.format(regex_version=uver, classes=', '.join(CLASSES), table=table)
 
 
+def _without_version(text: str) -> str:
+    """The module's text with the regex version it names blanked: a new regex release that leaves every table as it
+    was does not make the module stale (the tables, the template and the class list still have to match)."""
+    return re.sub(r"(from regex |REGEX_VERSION = )'?[^'\\s;]*'?", r'\1<version>', text)
+
+
+def stale_classes() -> list[str]:
+    "The classes whose committed table differs from what the installed regex gives, with the code points that differ."
+    ns: dict = {}
+    exec(OUT.read_text(encoding='utf-8'), ns)
+    res = []
+    for name in CLASSES:
+        want = set(cp for a, b in ranges(name) for cp in range(a, b + 1))
+        have = set(m.start() for m in re.finditer(f"[{ns['CLASSES'].get(name, '')}]", ALL)) if name in ns['CLASSES'] else set()
+        if want != have:
+            diff = sorted(want ^ have)
+            res.append(f"{name}: {len(diff)} code points differ (first: {', '.join(f'U+{c:04X}' for c in diff[:5])})")
+    return res
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--check', action='store_true', help='exit 1 when the module differs from a fresh generation')
+    ap.add_argument('--check', action='store_true',
+                    help='exit 1 when the tables (or the module around them) differ from a fresh generation')
     args = ap.parse_args(argv)
     text = render()
     if args.check:
-        if not OUT.exists() or OUT.read_text() != text: sys.exit(f'{OUT} is stale: run tools/gen_unicode_classes.py')
-        print(f'{OUT} is up to date'); return
+        if not OUT.exists(): sys.exit(f'{OUT} is missing: run tools/gen_unicode_classes.py')
+        if _without_version(OUT.read_text(encoding='utf-8')) != _without_version(text):
+            why = stale_classes() or ['the tables are equal; the code around them differs']
+            sys.exit(f'{OUT} is stale for regex {regex.__version__}: run tools/gen_unicode_classes.py\n  ' + '\n  '.join(why))
+        print(f'{OUT}: tables up to date with regex {regex.__version__}'); return
     OUT.write_text(text)
     print(f'wrote {OUT} ({len(text) / 1024:.0f} KiB)')
 
