@@ -32,12 +32,17 @@ help:
 	@echo "make lock   regenerate requirements-dev.lock (the newest releases settings.ini allows)"
 	@echo "make test-latest  what drifted from the lock, then the tests with the newest releases (.venv-latest)"
 
+# pip's own output goes to $(VENV)/install.log, shown only when the install fails: a good install is one line. (That log
+# holds what is not ours to fix: setuptools' note on editable installs of a flat layout, and warnings of this machine's
+# pip configuration about local index folders.)
 $(STAMP): settings.ini setup.py $(LOCKED)
-	@t0=$(NOW); set -e; echo "installing the environment into $(VENV) ($(if $(LOCKED),from $(LOCKED),newest releases))"; \
-	  test -x $(PY) || $(PYTHON) -m venv $(VENV); \
-	  $(PIP_ENV) $(PY) -m pip install -q --upgrade pip setuptools wheel; \
-	  $(PIP_ENV) $(PY) -m pip install -q -e ".[dev]"; \
-	  touch $(STAMP); echo "installed in $$(( $(NOW) - t0 )) s"
+	@t0=$(NOW); echo "installing the environment into $(VENV) ($(if $(LOCKED),from $(LOCKED),newest releases))"; \
+	  test -x $(PY) || $(PYTHON) -m venv $(VENV) || exit 1; \
+	  log=$(VENV)/install.log; \
+	  { $(PIP_ENV) $(PY) -m pip install --upgrade pip setuptools wheel && \
+	    $(PIP_ENV) $(PY) -m pip install -e ".[dev]"; } > $$log 2>&1 \
+	  || { tail -40 $$log; echo "install failed: see $$log"; exit 1; }; \
+	  touch $(STAMP); echo "installed in $$(( $(NOW) - t0 )) s (pip's log: $$log)"
 
 # A fresh venv with the newest releases, written to the lock
 lock:
@@ -82,8 +87,9 @@ docs: setup
 XDIST = $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
 
 test: setup
-	$(PY) tools/build_site.py --no-export
-	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15
+	@t0=$(NOW); $(PY) tools/build_site.py --no-export || exit $$?; t1=$(NOW); \
+	  $(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15; rc=$$?; \
+	  echo "make test: the site (every notebook executed) $$(( t1 - t0 )) s, pytest $$(( $(NOW) - t1 )) s, exit $$rc"; exit $$rc
 
 # The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
 test-slow: setup

@@ -3,12 +3,15 @@
 // Each explorer is a <div class="tme-live" data-spec="{JSON}"> made by textmetrics_edu.live.live_explorer():
 // controls (each with data-name), a status line, and an output box holding the static picture. This one module
 // plays two roles:
-//   - in a Web Worker (so the page stays responsive while Python starts): load Pyodide (CPython compiled to
+//   - in a worker (so the page stays responsive while Python starts): load Pyodide (CPython compiled to
 //     WebAssembly) from ./pyodide/ on this site, never from a CDN; unpack ./textmetrics_edu.zip (the package's
 //     source) into its file system; answer each {id, spec, values} with the HTML of
 //     textmetrics_edu.live.render_call(spec, values);
 //   - in the page: start that worker, enable the controls once it is ready, and on every change send the
 //     controls' values and show the HTML that comes back. No metric logic lives here.
+// The worker is a SharedWorker where the browser has them: every open page of the site talks to one Python runtime,
+// so a second tab (or the next lesson opened while one is still open) is live at once instead of starting Python
+// again. Elsewhere (no SharedWorker) each page starts its own dedicated Worker; the messages are the same.
 // Progress, for readers (the status line) and tests: window.tmeLive = {state, pending, error, seconds, marks}, with
 // state 'loading' -> 'ready' (or 'failed': the static pictures stay); marks: when each start-up step ended.
 
@@ -37,15 +40,29 @@ async function startPython() {
   return { live, seconds: (performance.now() - t0) / 1000, marks };
 }
 
-function workerMain() {
-  const ready = startPython();
-  ready.then(({ seconds, marks }) => postMessage({ ready: true, seconds, marks }),
-             (err) => postMessage({ failed: String(err) }));
-  onmessage = async ({ data }) => {
+// One page's channel: `port` is the page's MessagePort (SharedWorker) or the worker's own scope (dedicated Worker).
+function serve(port, ready) {
+  ready.then(({ seconds, marks }) => port.postMessage({ ready: true, seconds, marks }),
+             (err) => port.postMessage({ failed: String(err) }));
+  port.onmessage = async ({ data }) => {
     const { live } = await ready;
-    try { postMessage({ id: data.id, html: live.render_call(data.spec, data.values) }); }
-    catch (err) { postMessage({ id: data.id, error: String(err).split('\n').slice(-2).join(' ') }); }
+    try { port.postMessage({ id: data.id, html: live.render_call(data.spec, data.values) }); }
+    catch (err) { port.postMessage({ id: data.id, error: String(err).split('\n').slice(-2).join(' ') }); }
   };
+}
+
+function workerMain() {
+  let ready = null;   // started once, for every page that connects
+  const progress = [];   // the pages' ports, told what the runtime is waiting for
+  const post = typeof globalThis.postMessage === 'function' ? globalThis.postMessage.bind(globalThis) : null;   // dedicated only
+  globalThis.postMessage = (m) => { for (const p of progress) p.postMessage(m); };   // startPython's progress messages
+  const start = () => (ready = ready || startPython());
+  if (typeof SharedWorkerGlobalScope !== 'undefined' && self instanceof SharedWorkerGlobalScope) {
+    onconnect = ({ ports: [port] }) => { progress.push(port); serve(port, start()); };
+  } else {
+    progress.push({ postMessage: post });
+    serve(self, start());
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -117,7 +134,17 @@ function pageMain() {
   if (typeof WebAssembly !== 'object' || typeof Worker !== 'function') return fail('no WebAssembly or Web Workers');
   for (const r of roots) setStatus(r, 'Loading the Python runtime (a few seconds): the picture below is static until then.', 'loading');
   const workerStarted = Math.round(performance.now()) / 1000;   // seconds since navigation
-  const worker = new Worker(import.meta.url, { type: 'module', name: 'textmetrics_edu' });
+  let worker;
+  if (typeof SharedWorker === 'function') {
+    const shared = new SharedWorker(import.meta.url, { type: 'module', name: 'textmetrics_edu' });
+    worker = shared.port;
+    shared.onerror = (e) => fail(`${live.pending}: ${e.message || 'worker error'}`);
+    live.shared = true;
+  } else {
+    worker = new Worker(import.meta.url, { type: 'module', name: 'textmetrics_edu' });
+    worker.onerror = (e) => fail(`${live.pending}: ${e.message || 'worker error'}`);
+    live.shared = false;
+  }
   const waiting = new Map();
   let next = 0;
   const call = (spec, vals) => new Promise((resolve) => {
@@ -125,7 +152,6 @@ function pageMain() {
     waiting.set(id, resolve);
     worker.postMessage({ id, spec, values: vals });
   });
-  worker.onerror = (e) => fail(`${live.pending}: ${e.message || 'worker error'}`);
   worker.onmessage = ({ data }) => {
     if (data.id !== undefined) { waiting.get(data.id)(data); waiting.delete(data.id); }
     else if (data.pending) live.pending = data.pending;
