@@ -277,19 +277,28 @@ _PENDING_JS = """() => {
 }"""
 
 
+def new_context(browser, width=1400, height=900, timeout_ms=PAGE_TIMEOUT_MS):
+    "A fresh browser context (its own cache, storage and workers) with the readiness script installed in every page"
+    ctx = browser.new_context(viewport={'width': width, 'height': height}, service_workers='block')
+    ctx.set_default_timeout(timeout_ms)
+    ctx.set_default_navigation_timeout(timeout_ms)
+    ctx.add_init_script(_INIT_JS)
+    return ctx
+
+
 class Visit:
     """One page of the site opened offline in a fresh browser context, waited on until ready (`_PENDING_JS`).
     Records what it asked for: `external` (requests that left 127.0.0.1: blocked), `failed`, `bad_status`,
     `errors` (console errors and uncaught exceptions); `problems()` lists them all."""
-    def __init__(self, browser, server, page_path, width=1400, height=900, timeout_ms=PAGE_TIMEOUT_MS):
+    def __init__(self, browser, server, page_path, width=1400, height=900, timeout_ms=PAGE_TIMEOUT_MS, ctx=None):
         from urllib.parse import urlparse
         self.path, self.origin = page_path, urlparse(server)
-        self.ctx = browser.new_context(viewport={'width': width, 'height': height}, service_workers='block')
-        self.ctx.set_default_timeout(timeout_ms)
-        self.ctx.set_default_navigation_timeout(timeout_ms)
-        self.ctx.add_init_script(_INIT_JS)
+        # `ctx`: a context shared with other pages (`new_context`), which closes it; by default the visit has its own
+        self.own_ctx = ctx is None
+        self.ctx = new_context(browser, width, height, timeout_ms) if ctx is None else ctx
         self.external, self.failed, self.errors, self.bad_status, self.inflight = [], [], [], [], {}
         self.page = p = self.ctx.new_page()
+        if not self.own_ctx: p.set_viewport_size({'width': width, 'height': height})
         p.on('console', lambda m: self.errors.append(f'console.{m.type}: {m.text}') if m.type == 'error' else None)
         p.on('pageerror', lambda e: self.errors.append(f'page error: {e}'))
         p.on('request', self._request)
@@ -342,7 +351,7 @@ class Visit:
             res.append(f'MathJax failed: {self.page.evaluate("() => window.__tme.mjError")}')
         return res
 
-    def close(self): self.ctx.close()
+    def close(self): self.ctx.close() if self.own_ctx else self.page.close()
 
 
 @pytest.fixture

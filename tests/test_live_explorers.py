@@ -205,18 +205,44 @@ def _check_root(page, root, label, shots):
     return changed
 
 
+@pytest.fixture(scope='module')
+def one_runtime(browser, site_server):
+    """One browser context for the pages of this module, as a reader's browser with several lessons open: the site's
+    live explorers share one Python runtime (a SharedWorker) between the open pages of a context, so it starts once.
+    A page of the site stays open (the runtime lives while a page uses it); the first page tested may wait for it."""
+    from conftest import new_context
+    ctx = new_context(browser)
+    keep = ctx.new_page()
+    keep.goto(site_server + 'live.html', wait_until='commit')
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def open_live_page(one_runtime, browser, site_server):
+    "open_live_page('bleu.html') -> a ready `Visit` in the module's shared context; closed after the test"
+    from conftest import Visit
+    visits = []
+
+    def _open(page_path, **kw):
+        visits.append(Visit(browser, site_server, page_path, ctx=one_runtime, **kw))
+        return visits[-1]
+    yield _open
+    for v in visits: v.close()
+
+
 @browser_only
 @pytest.mark.parametrize('page_path', PAGES)
-def test_live_explorers_in_browser(site, open_page, page_path):
+def test_live_explorers_in_browser(site, open_live_page, page_path):
     if not (site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
     t0 = time.time()
-    visit = open_page(page_path, width=1300, height=1000)
+    visit = open_live_page(page_path, width=1300, height=1000)
     page = visit.page
     roots = page.locator('.tme-live')
     assert roots.count() >= 1, f'{page_path}: no live explorer'
     # the static picture is there (and stays without JavaScript)
     assert roots.first.locator('.tme-live-output').inner_text().strip()
-    _wait_ready(page, page_path)
+    assert _wait_ready(page, page_path)['shared'], 'Chromium has SharedWorker: the open pages share one runtime'
     ready_s = time.time() - t0
     page.add_style_tag(content='.site-navbar { position: static !important; }')
     for k in range(roots.count()):
@@ -273,9 +299,9 @@ def test_meta_eval_data_in_the_browser_zip(browser_bundle):
                         ('exclude', 'text', '', '<b>0.970</b>'),
                         ('shift', 'range', '3', '<b>0.143</b>')]),
 ])
-def test_mos_and_meta_eval_as_a_student(site, open_page, page_path, steps):
+def test_mos_and_meta_eval_as_a_student(site, open_live_page, page_path, steps):
     "Type votes / move the outlier as a student would; the page shows the CPython numbers (the lessons' figures)"
-    visit = open_page(page_path, width=1300, height=1000)
+    visit = open_live_page(page_path, width=1300, height=1000)
     page = visit.page
     _wait_ready(page, page_path)
     page.add_style_tag(content='.site-navbar { position: static !important; }')
@@ -297,3 +323,20 @@ def test_mos_and_meta_eval_as_a_student(site, open_page, page_path, steps):
         assert expect in last['html'] and 'tme-error' not in last['html'], (page_path, name, last['html'][:300])
     root.screenshot(path=f"/tmp/live_student_{page_path.removesuffix('.html')}_after.png")
     assert visit.problems() == [], f'{page_path}:\n' + '\n'.join(visit.problems())
+
+
+@browser_only
+def test_without_shared_workers_each_page_starts_its_own(site, browser, site_server):
+    "A browser without SharedWorker (the page's fallback): the page starts a dedicated Worker and is as live"
+    from conftest import Visit, new_context
+    ctx = new_context(browser, 1300, 1000)
+    ctx.add_init_script('delete window.SharedWorker;')
+    visit = Visit(browser, site_server, 'bleu.html', ctx=ctx)
+    try:
+        page = visit.page
+        st = _wait_ready(page, 'bleu.html')
+        assert st['shared'] is False
+        _check_root(page, page.locator('.tme-live').first, 'bleu_dedicated', shots=False)
+        assert visit.problems() == [], '\n'.join(visit.problems())
+    finally:
+        ctx.close()
