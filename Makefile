@@ -2,7 +2,8 @@
 #   make docs   the main job: environment, install, export, execute every notebook, build the site into _docs/
 #   make test   the tests: execute every notebook (its assertions are the lesson's checks) while building _docs/,
 #               then pytest tests/ (conformance on a representative real-data slice, properties, CLI, and the built
-#               site in headless Chromium); under 10 minutes on a 2-core machine
+#               site in headless Chromium); under 10 minutes on a 2-core machine. With `quarto` on PATH both build
+#               (and test) the Quarto site instead of the static one: `PATH=<quarto>/bin:$PATH make test`
 # and, for CI:
 #   make test-slow  the exhaustive sweeps deselected by `make test` (tests marked slow: all systems, all references,
 #               every option combination), `pytest tests --slow -m slow`

@@ -142,7 +142,9 @@ def pytest_sessionfinish(session):
 
 # ---------------------------------------------------------------- the built site in a browser (one per test run)
 # Browser test files use these fixtures: `site` (the built _docs/), `site_server` (its loopback URL), `browser` (one
-# headless Chromium for the whole run) and `open_page` (a page opened offline and waited on until it is ready).
+# headless Chromium for the whole run), `open_page` (a page opened offline and waited on until it is ready) and `sel`
+# (the selectors of the site that was built). tools/build_site.py builds the static site, or with `quarto` on PATH
+# the Quarto site (`PATH=<quarto>/bin:$PATH make test` tests that one); the tests check whichever `_docs/` holds.
 ROOT = Path(__file__).resolve().parents[1]
 DOCS, NBS = ROOT / '_docs', ROOT / 'nbs'
 CHROMIUM = shutil.which('chromium') or ('/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None)
@@ -160,20 +162,37 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium 
                                     "(apt-get install chromium; tools/install-system-deps.sh does it)")
 
 
-def _site_pages():
-    "The page of every notebook, as tools/build_site.py names them"
+def _build_site():
     import sys
     sys.path.insert(0, str(ROOT / 'tools'))
-    from build_site import find_notebooks, page_name
-    return [page_name(p.relative_to(NBS)).as_posix() for p in find_notebooks(NBS)]
+    import build_site
+    return build_site
+
+
+def _site_pages():
+    "The page of every notebook, as tools/build_site.py names them"
+    b = _build_site()
+    return [b.page_name(p.relative_to(NBS)).as_posix() for p in b.find_notebooks(NBS)]
+
+
+# What the two renderers draw differently: a page's sidebar links, its prose (the markdown cells: not code, not
+# outputs) and its fixed navigation bar. The rest (h1.title, .callout, the widget manager's and MathJax's markup, the
+# live explorers) is the same on both.
+SELECTORS = {
+    'static': dict(sidebar_links='.site-sidebar a', prose='.jp-MarkdownCell', navbar='.site-navbar'),
+    'quarto': dict(sidebar_links='#quarto-sidebar a.sidebar-link:not([data-bs-toggle])', navbar='#quarto-header',
+                   prose='#quarto-document-content :is(p, li, h1, h2, h3, h4, h5, h6, blockquote, th, td):not(.cell *)'),
+}
 
 
 def _site_stale(pages) -> bool:
     index = DOCS / 'index.html'
-    # the live explorers' script: a site built before them lacks it (tests/test_live_explorers.py needs it)
-    if not index.exists() or not (DOCS / '_static' / 'live' / 'explorers.js').exists(): return True
+    # the live explorers' script and the builder's name: a site built before them lacks them (the tests need both)
+    if not index.exists() or not (DOCS / '_static' / 'live' / 'explorers.js').exists() or \
+            not (DOCS / _build_site().BUILDER_FILE).exists(): return True
     # the notebooks are the source (textmetrics_edu/*.py are rewritten by every nbdev_export, so not compared)
-    inputs = [*NBS.rglob('*.ipynb'), ROOT / 'tools' / 'build_site.py', ROOT / 'package-lock.json']
+    inputs = [*NBS.rglob('*.ipynb'), ROOT / 'tools' / 'build_site.py', *(ROOT / 'tools' / 'site').iterdir(),
+              ROOT / '_quarto.yml', ROOT / 'package-lock.json']
     newest = max(p.stat().st_mtime for p in inputs if p.exists())
     return index.stat().st_mtime < newest or any(not (DOCS / p).exists() for p in pages)
 
@@ -191,6 +210,20 @@ def site():
             r = subprocess.run([sys.executable, 'tools/build_site.py', '--no-export'], cwd=ROOT, capture_output=True, text=True)
             assert r.returncode == 0, f'tools/build_site.py failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}'
     return DOCS
+
+
+@pytest.fixture(scope='session')
+def site_kind(site) -> str:
+    "Which renderer built _docs/: 'static' (nbconvert) or 'quarto' (tools/build_site.py records it)"
+    kind = (site / _build_site().BUILDER_FILE).read_text().strip()
+    assert kind in SELECTORS, f'{kind!r}: not a site builder the tests know ({sorted(SELECTORS)})'
+    return kind
+
+
+@pytest.fixture(scope='session')
+def sel(site_kind) -> dict:
+    "The selectors of the site that was built (SELECTORS)"
+    return SELECTORS[site_kind]
 
 
 @pytest.fixture(scope='session')

@@ -1,6 +1,6 @@
-"""Unit tests of the static site renderer's converters (tools/build_site.py): pages, cell directives, Quarto's
-fenced divs and link attributes to CommonMark/HTML, the page's table of contents, and the offline rewrite of links.
-Fast: no notebook is executed, no browser is started."""
+"""Unit tests of the site renderers' converters (tools/build_site.py): pages, cell directives, Quarto's fenced divs
+and link attributes to CommonMark/HTML, the page's table of contents, the offline rewrite of links, and of the CDN
+scripts of Quarto's pages. Fast: no notebook is executed, no browser is started."""
 import sys
 from pathlib import Path
 
@@ -50,9 +50,11 @@ def test_localize_drops_external_loads_keeps_site_files():
     page = ('<script src="https://cdn.x/a.js"></script><link rel="stylesheet" href="//fonts.x/f.css">'
             '<a href="01_bleu.ipynb#sec">b</a><a href="https://example.org">kept: a link loads nothing</a>'
             '<script type="module" src="_static/live/explorers.js"></script>'
-            '<style>@import url("https://fonts.x/f.css"); .a { background: url(//x/y.png) }</style>')
+            '<style>@import url("https://fonts.x/f.css"); .a { background: url(//x/y.png) }</style>'
+            '<style>@import"https://fonts.x/g.css";:root{--a: 1}</style>')
     out = b.localize(page, '', '', {'01_bleu.ipynb': ('bleu.html', 'BLEU')}, 'index.html')
     assert 'cdn.x' not in out and 'fonts.x' not in out and '//x/y.png' not in out
+    assert '<style>:root{--a: 1}</style>' in out
     assert '<a href="bleu.html#sec">b</a>' in out and 'https://example.org' in out
     assert '<script type="module" src="_static/live/explorers.js"></script>' in out
     # pages in a folder get the prefix; nbdev's absolute doc links become relative
@@ -62,10 +64,44 @@ def test_localize_drops_external_loads_keeps_site_files():
 
 def test_site_files_exist():
     "The template and CSS are files next to the live explorers' glue (tools/site/README.md)"
-    for f in ('page.html.j2', 'site.css', 'lab-misc.css', 'explorers.js', 'explorers.css', 'README.md'):
+    for f in ('page.html.j2', 'site.css', 'lab-misc.css', 'mathjax-config.js', 'explorers.js', 'explorers.css', 'README.md'):
         assert (b.SITE_ASSETS / f).is_file(), f
     assert b.TEMPLATE.startswith("{%- extends 'lab/index.html.j2' -%}")
     assert '@@SITE_TOC@@' in b.TEMPLATE
+
+
+def test_one_mathjax_setup_for_both_sites():
+    "MathJax's configuration and the MathJax 2 shim the widget manager needs live in one file that both sites load"
+    assert 'MJ.Hub = ' in (b.SITE_ASSETS / 'mathjax-config.js').read_text()
+    assert 'Hub' not in b.TEMPLATE and 'window.MathJax' not in b.TEMPLATE and '{{ resources.site.mathjax }}' in b.TEMPLATE
+    assert b.mathjax_head('../', defer=True) == ('<script src="../_static/mathjax-config.js"></script>\n'
+                                                 '<script src="../_static/mathjax/tex-svg-full.js" defer></script>')
+
+
+# What Quarto 1.7.34 wrote into the <head> of a page with widgets and math (src/core/jupyter/widgets.ts, the template)
+QUARTO_HEAD = (
+    '<script src="https://cdnjs.cloudflare.com/ajax/libs/jquery/3.5.1/jquery.min.js" integrity="sha512-bLT0" '
+    'crossorigin="anonymous"></script><script src="site_libs/quarto-nav/quarto-nav.js"></script>\n'
+    '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js" integrity="sha512-c3Nl" '
+    'crossorigin="anonymous"></script>\n\n'
+    "<script type=\"application/javascript\">define('jquery', [],function() {return window.jQuery;})</script>\n"
+    '<script src="https://unpkg.com/@jupyter-widgets/html-manager@*/dist/embed-amd.js" crossorigin="anonymous"></script>\n'
+    '  <script src="https://cdnjs.cloudflare.com/polyfill/v3/polyfill.min.js?features=es6"></script>\n'
+    '  <script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml-full.js" type="text/javascript"></script>\n'
+    '<script src="https://example.org/other.js"></script>')
+
+
+def test_quarto_cdn_scripts_become_local():
+    out = b.quarto_cdn_to_local(QUARTO_HEAD, '../')
+    assert out == ('<script src="site_libs/quarto-nav/quarto-nav.js"></script>\n'
+                   '<script src="../_static/require.js"></script>\n\n\n'
+                   '<script src="../_static/widgets/embed-amd.js"></script>\n  \n  '
+                   + b.mathjax_head('../') + '\n'
+                   '<script src="https://example.org/other.js"></script>')   # not Quarto's: left to offline_html
+    assert b.offline_html(out, 'x.html').endswith(b.mathjax_head('../') + '\n')
+    # every vendored file a Quarto page now loads is one copy_vendored writes
+    for name in {v for v in b.QUARTO_CDN.values() if v}:
+        assert b.vendored_url(name).startswith('_static/' + b.VENDORED[name][1])
 
 
 def test_live_zip_holds_the_package_and_the_porter_stemmer():

@@ -2,11 +2,11 @@
 
 In CPython: `import textmetrics_edu` imports the standard library only; the explorers' modules import and render
 the same HTML with numpy, regex, matplotlib, scipy, ipywidgets and nltk hidden (what Pyodide has).
-In the built site (`_docs/`, made by tools/build_site.py), served on 127.0.0.1 and opened in headless Chromium
-with every other request blocked: on each page with a live explorer, wait for the runtime (window.tmeLive), then
-for every explorer type a new text and change each control, and require the HTML the page got to equal
-`textmetrics_edu.live.render_call(spec, values)` computed here in CPython, with no console error and no failed or
-external request. Screenshots before and after: /tmp/live_<page>_<k>_{before,after}.png.
+In the built site (`_docs/`, made by tools/build_site.py: the static site or Quarto's), served on 127.0.0.1 and opened
+in headless Chromium with every other request blocked: on each page with a live explorer, wait for the runtime
+(window.tmeLive), then for every explorer type a new text and change each control, and require the HTML the page got
+to equal `textmetrics_edu.live.render_call(spec, values)` computed here in CPython, with no console error and no failed
+or external request. Screenshots before and after: /tmp/live_<page>_<k>_{before,after}.png.
 """
 import json
 import os
@@ -233,7 +233,7 @@ def open_live_page(one_runtime, browser, site_server):
 
 @browser_only
 @pytest.mark.parametrize('page_path', PAGES)
-def test_live_explorers_in_browser(site, open_live_page, page_path):
+def test_live_explorers_in_browser(site, open_live_page, sel, page_path):
     if not (site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
     t0 = time.time()
     visit = open_live_page(page_path, width=1300, height=1000)
@@ -244,7 +244,7 @@ def test_live_explorers_in_browser(site, open_live_page, page_path):
     assert roots.first.locator('.tme-live-output').inner_text().strip()
     assert _wait_ready(page, page_path)['shared'], 'Chromium has SharedWorker: the open pages share one runtime'
     ready_s = time.time() - t0
-    page.add_style_tag(content='.site-navbar { position: static !important; }')
+    page.add_style_tag(content=sel['navbar'] + ' { position: static !important; }')
     for k in range(roots.count()):
         root = roots.nth(k)
         root.scroll_into_view_if_needed()
@@ -299,12 +299,12 @@ def test_meta_eval_data_in_the_browser_zip(browser_bundle):
                         ('exclude', 'text', '', '<b>0.970</b>'),
                         ('shift', 'range', '3', '<b>0.143</b>')]),
 ])
-def test_mos_and_meta_eval_as_a_student(site, open_live_page, page_path, steps):
+def test_mos_and_meta_eval_as_a_student(site, open_live_page, sel, page_path, steps):
     "Type votes / move the outlier as a student would; the page shows the CPython numbers (the lessons' figures)"
     visit = open_live_page(page_path, width=1300, height=1000)
     page = visit.page
     _wait_ready(page, page_path)
-    page.add_style_tag(content='.site-navbar { position: static !important; }')
+    page.add_style_tag(content=sel['navbar'] + ' { position: static !important; }')
     root = page.locator('.tme-live').first
     spec = json.loads(root.get_attribute('data-spec'))
     page.wait_for_function("r => Number(r.dataset.renders) >= 1", arg=root.element_handle(), timeout=RENDER_TIMEOUT_MS)

@@ -10,10 +10,11 @@
    that nbdev does not try to install Quarto or pip-install the package) into `_proc/`. `#| export` cells are
    shown as code (folded "Exported source", as nbdev does for `#| exports`) followed by their `show_doc`.
 4. With `quarto` on PATH: render `_proc/` with Quarto from `_quarto.yml` into `_docs/` (nbdev's `nbdev_docs`
-   path) and stop. Otherwise render every processed notebook with nbconvert's HTMLExporter into a static site
-   with the same pages, titles and sidebar, keeping the saved widget state; require.js, the Jupyter widget
-   manager (`@jupyter-widgets/html-manager`) and MathJax are copied from `node_modules/` (npm, `package.json`)
-   into `_docs/_static/`, so no page makes a request outside the site.
+   path), then point the scripts Quarto loads from CDNs at local copies. Otherwise render every processed notebook
+   with nbconvert's HTMLExporter into a static site with the same pages, titles and sidebar, keeping the saved
+   widget state. Either way require.js, the Jupyter widget manager (`@jupyter-widgets/html-manager`) and MathJax
+   are copied from `node_modules/` (npm, `package.json`) into `_docs/_static/`, so no page makes a request
+   outside the site, and `_docs/_static/builder.txt` says which renderer made the site (`quarto` or `static`).
 """
 from __future__ import annotations
 
@@ -34,12 +35,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_STATE = 'application/vnd.jupyter.widget-state+json'
 NODE = ROOT / 'node_modules'
-# What the site vendors from node_modules (see package.json): (source, destination under _docs/_static)
+# What the site vendors from node_modules (see package.json): (source, destination under _docs/_static, the file
+# pages load, under _docs/_static)
 VENDORED = {
-    'require': ('requirejs/require.js', 'require.js'),
-    'widgets': ('@jupyter-widgets/html-manager/dist', 'widgets'),
-    'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
+    'require': ('requirejs/require.js', 'require.js', 'require.js'),
+    'widgets': ('@jupyter-widgets/html-manager/dist', 'widgets', 'widgets/embed-amd.js'),
+    'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
 }
+BUILDER_FILE = '_static/builder.txt'   # under _docs/: `quarto` or `static`, the renderer that made the site (for tests)
 # The live explorers (textmetrics_edu.live, tools/site/explorers.js): Pyodide's runtime and standard library (npm
 # `pyodide`, no wheels), the package's source zipped, and NLTK's pure-Python Porter stemmer (for stemming options)
 PYODIDE_FILES = ('pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json')
@@ -49,6 +52,18 @@ CALLOUTS = {'note': 'Note', 'warning': 'Warning', 'tip': 'Tip', 'important': 'Im
 
 def log(*a):
     print(*a, flush=True)
+
+
+def vendored_url(name: str, prefix: str = '') -> str:
+    "The URL a page `prefix` below the site's root loads vendored file `name` (a key of VENDORED) from"
+    return f'{prefix}_static/{VENDORED[name][2]}'
+
+
+def mathjax_head(prefix: str, defer: bool = False) -> str:
+    """MathJax on a page of either site: the site's configuration and its shim for MathJax 2's `Hub.Queue` (which the
+    widget manager calls; tools/site/mathjax-config.js), then MathJax 3"""
+    return (f'<script src="{prefix}_static/mathjax-config.js"></script>\n'
+            f'<script src="{vendored_url("mathjax", prefix)}"{" defer" if defer else ""}></script>')
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -298,7 +313,40 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
     shutil.move(str(proc / cfg.doc_path.name), str(docs))
-    copy_live(docs)   # the pages' live explorers load `_static/live/explorers.js` (raw HTML Quarto does not scan)
+    copy_vendored(docs)   # and `_static/live/` (the explorers' raw HTML loads it: Quarto does not scan raw HTML)
+    offline_quarto_site(docs)
+
+
+def offline_quarto_site(docs: Path):
+    "Quarto's pages, made to load nothing from outside the site: its CDN scripts local (or dropped), no web font"
+    for page in sorted(docs.rglob('*.html')):
+        rel = page.relative_to(docs).as_posix()
+        if rel.startswith('_static/'): continue
+        page.write_text(offline_html(quarto_cdn_to_local(page.read_text('utf-8'), '../' * rel.count('/')), rel), 'utf-8')
+    for css in sorted((docs / 'site_libs').rglob('*.css')):   # the theme's CSS imports its web font from Google Fonts
+        dropped = []
+        text = offline_css(css.read_text('utf-8'), dropped)
+        if dropped:
+            css.write_text(text, 'utf-8')
+            for d in dropped: log(f'    dropped external reference in {css.relative_to(docs)}: {d[:100]}')
+
+
+# Quarto's pages load these from CDNs (hard-coded in Quarto: src/core/jupyter/widgets.ts and its HTML template); by a
+# word of the URL: the vendored file that replaces it (a key of VENDORED), or None to drop it
+QUARTO_CDN = {'require.js': 'require', 'html-manager': 'widgets', 'mathjax': 'mathjax',
+              'polyfill': None,   # an ES6 polyfill, for browsers older than any the site supports
+              'jquery': None}     # for outputs that expect a global jQuery: embed-amd.js bundles its own, no page needs it
+_quarto_jquery_amd = "<script type=\"application/javascript\">define('jquery', [],function() {return window.jQuery;})</script>"
+
+
+def quarto_cdn_to_local(page_html: str, prefix: str) -> str:
+    "A page Quarto rendered, `prefix` below the site's root, with the CDN scripts of QUARTO_CDN made local or dropped"
+    def local(m):
+        name = next((v for k, v in QUARTO_CDN.items() if k in m.group(2)), '')
+        if name == '': return m.group(0)   # not Quarto's: offline_html drops it
+        if name is None: return ''
+        return mathjax_head(prefix) if name == 'mathjax' else f'<script src="{vendored_url(name, prefix)}"></script>'
+    return _ext_tag_re.sub(local, page_html).replace(_quarto_jquery_amd, '')
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -445,8 +493,8 @@ def render_toc(body: str) -> str:
 
 _ext_tag_re = re.compile(r'<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)\s*=\s*'
                          r'["\']((?:https?:)?//[^"\']*)["\'][^>]*>(?:\s*</\1>)?', re.IGNORECASE)
-_css_ext_re = re.compile(r'@import\s+url\(\s*["\']?(?:https?:)?//[^)]*\)\s*;?|url\(\s*["\']?(?:https?:)?//[^)]*\)',
-                         re.IGNORECASE)
+_css_ext_re = re.compile(r'@import\s*(?:url\(\s*["\']?(?:https?:)?//[^)]*\)|["\'](?:https?:)?//[^"\']*["\'])[^;{}]*;?'
+                         r'|url\(\s*["\']?(?:https?:)?//[^)]*\)', re.IGNORECASE)
 
 
 def localize(page_html: str, prefix: str, doc_base: str, nb_pages: dict, page: str) -> str:
@@ -461,31 +509,39 @@ def localize(page_html: str, prefix: str, doc_base: str, nb_pages: dict, page: s
         hit = nb_pages.get(key)
         return f'{m.group(1)}{prefix}{hit[0]}{anchor}"' if hit else m.group(0)
     page_html = re.sub(r'(href=")([^"#]+\.ipynb)(#[^"]*)?"', nb_link, page_html)
+    return offline_html(page_html, page)
 
+
+def offline_html(page_html: str, page: str) -> str:
+    "Drop every tag, and every rule of a <style> block, that would load from outside the site (each one logged)"
     dropped = []
 
     def drop(m):
         dropped.append(m.group(2)); return ''
     page_html = _ext_tag_re.sub(drop, page_html)
-
-    def drop_css(m):
-        dropped.append(m.group(0)); return 'none' if m.group(0).lower().startswith('url(') else ''
-    # only inside <style> blocks
     page_html = re.sub(r'(<style[^>]*>)(.*?)(</style>)',
-                       lambda m: m.group(1) + _css_ext_re.sub(drop_css, m.group(2)) + m.group(3),
+                       lambda m: m.group(1) + offline_css(m.group(2), dropped) + m.group(3),
                        page_html, flags=re.DOTALL | re.IGNORECASE)
     for d in dropped: log(f'    dropped external reference in {page}: {d[:100]}')
     return page_html
 
 
+def offline_css(css: str, dropped: list) -> str:
+    "CSS without its imports and `url()`s from outside the site (appended to `dropped`)"
+    def drop(m):
+        dropped.append(m.group(0)); return 'none' if m.group(0).lower().startswith('url(') else ''
+    return _css_ext_re.sub(drop, css)
+
+
 def copy_vendored(docs: Path):
+    "`_static/`, on both sites: require.js, the widget manager, MathJax and its configuration, the live explorers"
     static = docs / '_static'
     static.mkdir(parents=True, exist_ok=True)
-    missing = [src for src, _ in VENDORED.values() if not (NODE / src).exists()]
+    missing = [src for src, *_ in VENDORED.values() if not (NODE / src).exists()]
     if missing:
         sys.exit('build_site: missing npm packages in node_modules/ (' + ', '.join(missing) +
                  '): run `npm ci` (tools/install-system-deps.sh does)')
-    for src, dst in VENDORED.values():
+    for src, dst, _ in VENDORED.values():
         s, d = NODE / src, static / dst
         d.parent.mkdir(parents=True, exist_ok=True)
         if s.is_dir():   # the widget manager: embed-amd.js and the font files it loads next to itself
@@ -498,12 +554,7 @@ def copy_vendored(docs: Path):
     for lic in ['requirejs/LICENSE', 'mathjax/LICENSE', '@jupyter-widgets/html-manager/LICENSE']:
         if (NODE / lic).exists():
             shutil.copyfile(NODE / lic, static / ('LICENSE.' + lic.split('/')[-2].lstrip('@')))
-    (static / 'site.css').write_text(SITE_CSS.lstrip(), encoding='utf-8')
-    # nbconvert's JupyterLab styles, once for all pages (its lab template inlines them into every page)
-    lab = next(Path(d) / 'lab' / 'static' for d in _template_dirs() if (Path(d) / 'lab' / 'static' / 'index.css').exists())
-    css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
-           LAB_MISC_CSS]
-    (static / 'jupyterlab.css').write_text('\n'.join(css), encoding='utf-8')
+    shutil.copyfile(SITE_ASSETS / 'mathjax-config.js', static / 'mathjax-config.js')
     copy_live(docs)
 
 
@@ -595,10 +646,9 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
                             extra_loaders=[DictLoader({'site.html.j2': TEMPLATE, 'site_fast.html.j2': FAST_INPUT})],
                             template_file='site_fast.html.j2', theme='light',
                             exclude_input_prompt=True, exclude_output_prompt=True,
-                            require_js_url=f'{prefix}_static/require.js',
-                            widget_renderer_url=f'{prefix}_static/widgets/embed-amd.js',
-                            mathjax_url=f'{prefix}_static/mathjax/tex-svg-full.js',
-                            jupyter_widgets_base_url=f'{prefix}_static/widgets/')
+                            require_js_url=vendored_url('require', prefix),
+                            widget_renderer_url=vendored_url('widgets', prefix),
+                            jupyter_widgets_base_url=f'{prefix}_static/{VENDORED["widgets"][1]}/')
     body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
     body = body.replace('@@SITE_TOC@@', render_toc(body))
     body = localize(body, prefix, site['doc_base'], pages, out)
@@ -626,6 +676,13 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     shutil.rmtree(docs, ignore_errors=True)
     docs.mkdir(parents=True)
     copy_vendored(docs)
+    static = docs / '_static'
+    (static / 'site.css').write_text(SITE_CSS.lstrip(), encoding='utf-8')
+    # nbconvert's JupyterLab styles, once for all pages (its lab template inlines them into every page)
+    lab = next(Path(d) / 'lab' / 'static' for d in _template_dirs() if (Path(d) / 'lab' / 'static' / 'index.css').exists())
+    css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
+           LAB_MISC_CSS]
+    (static / 'jupyterlab.css').write_text('\n'.join(css), encoding='utf-8')
     has_styles = (nbs / 'styles.css').exists()
     if has_styles: shutil.copyfile(nbs / 'styles.css', docs / 'styles.css')
     for f in nbs.rglob('*'):   # images and other files the notebooks refer to
@@ -641,6 +698,7 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     for rel, fm, out in items:
         prefix = '../' * (len(Path(out).parts) - 1)
         site = {'prefix': prefix, 'title': str(fm['title']), 'description': str(fm.get('description', '') or ''),
+                'mathjax': mathjax_head(prefix, defer=True),
                 'site_title': site_title, 'site_description': '', 'doc_base': doc_base,
                 'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),
                 'styles': has_styles, 'source': rel.as_posix(),
@@ -707,11 +765,12 @@ def main(argv=None):
         bad = {Path(r['src']) for r in failures}
         rels = [r for r in rels if r not in bad]
         log('--keep-going: building the site without them, exit status 1 at the end')
-    if shutil.which('quarto') and not args.static:
-        build_quarto(nbs, proc, docs, rels)
+    builder = 'quarto' if shutil.which('quarto') and not args.static else 'static'
+    if builder == 'quarto': build_quarto(nbs, proc, docs, rels)
     else:
         log('quarto not on PATH: rendering the static site with nbconvert ...')
         build_static(nbs, proc, docs, rels, workers=args.workers)
+    (docs / BUILDER_FILE).write_text(builder + '\n')
     index = docs / 'index.html'
     log(f'\nsite built in {time.time() - t0:.1f} s: open {index}')
     log(f'live explorers (Python in the browser) need HTTP, not file://: serve the site with\n'
