@@ -21,7 +21,8 @@ except ImportError: from textmetrics_edu import _unicode as regex  # without reg
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, text_explorer,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, _opt_doc, ngrams)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, _opt_doc, ngrams,
+                                  TextmetricsWarning)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer): see the "under the hood" notebook
 from .rouge_engine import (porter_stem, perl_porter_stem, _tokenize, _tok_fn, _ngrams, _clip,
                                           _skip_bigrams, lcs_length, lcs_ref_indices, seg_units)
@@ -33,7 +34,7 @@ __all__ = ['ROUGE_TOKENIZERS', 'ROUGE_MULTI_REF', 'ROUGE_OPTIONS', 'RougeTokeniz
            'rouge_ngram_rows', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
 
 # %% ../nbs/20_rouge.ipynb #5e4a284f
-class RougeTokenizationWarning(UserWarning):
+class RougeTokenizationWarning(TextmetricsWarning):
     "A tokenizer deleted letters or digits (rouge-score's and Perl's ASCII-only rule)."
 
 
