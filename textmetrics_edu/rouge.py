@@ -542,14 +542,14 @@ def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_ce
             f"<table><thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
-def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, use_stemmer: bool = False,
-                      tokenizer: str = 'rouge_score') -> str:
+def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: bool = False,
+                      tokenize: str = 'rouge_score') -> str:
     "The explorer's view: scores of every variant, the LCS table against the first reference, n-gram overlap."
     e = html.escape
     try:
         refs = check_refs_of_segment(refs)
-        kw = dict(use_stemmer=use_stemmer, tokenizer=tokenizer)
-        ht, rt = rouge_tokenize(hyp, tokenizer, use_stemmer, 'raise', 'hyp'), rouge_tokenize(refs[0], tokenizer, use_stemmer, 'raise', 'refs[0]')
+        kw = dict(stem=stem, tokenize=tokenize)
+        ht, rt = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp'), rouge_tokenize(refs[0], tokenize, stem, 'raise', 'refs[0]')
         scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
@@ -575,8 +575,8 @@ def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # i
     import ipywidgets as W
     return text_explorer(render_rouge_html, hyp, refs, dict(
         n=W.IntSlider(value=2, min=1, max=4, description='n'),
-        use_stemmer=W.Checkbox(value=False, description='stemming'),
-        tokenizer=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
+        stem=W.Checkbox(value=False, description='stemming'),
+        tokenize=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
 
 # %% ../nbs/20_rouge.ipynb #71ce16b1
 for _t in _ROUGE_DESC: register(rouge_metric(_t), partial(corpus_rouge, rouge_type=_t), partial(sentence_rouge, rouge_type=_t))
