@@ -11,7 +11,7 @@ from textmetrics_edu.core import MetricInputError, SegmentRefs
 from textmetrics_edu.cider import (corpus_cider, sentence_cider, tokenize_caption, tokenize_captions, ptb_tokenize,
                                    java_available, render_cider_html, cider_explorer, CIDErResult, document_frequency,
                                    ngram_counts_by_order, prepare_references)
-from conftest import DATA
+from conftest import DATA, read_jsonl
 
 THUMB = DATA / 'captioning' / 'thumb_mscoco_imgs001-250'
 SYSTEMS = ['Up-Down', 'Unified-VLP', 'VinVL-base', 'VinVL-large', 'Human']
@@ -21,8 +21,8 @@ needs_java = pytest.mark.skipif(not java_available(), reason='pycocoevalcap PTB 
 
 @pytest.fixture(scope='module')
 def thumb():
-    refs = [json.loads(l) for l in open(THUMB / 'references.jsonl', encoding='utf-8')]
-    caps = [json.loads(l) for l in open(THUMB / 'captions_with_human_scores.jsonl', encoding='utf-8')]
+    refs = read_jsonl(THUMB / 'references.jsonl')
+    caps = read_jsonl(THUMB / 'captions_with_human_scores.jsonl')
     ids = [r['seg_id'] for r in refs]
     by = {(c['SYS'], c['seg_id']): c['hyp'] for c in caps}
     return dict(ids=ids, refs=[r['refs'] for r in refs], systems={s: [by[s, i] for i in ids] for s in SYSTEMS})
@@ -31,7 +31,7 @@ def thumb():
 @pytest.fixture(scope='module')
 def ptb(thumb):
     "The recorded PTB tokens (tests/data/.../ptb_tokenized.jsonl, see its README): refs [image][k], systems {name: [image]}."
-    rows = [json.loads(l) for l in open(THUMB / 'ptb_tokenized.jsonl', encoding='utf-8')]
+    rows = read_jsonl(THUMB / 'ptb_tokenized.jsonl')
     refs = [[r['ptb'] for r in rows[4 * i:4 * i + 4]] for i in range(250)]
     assert all(r['source'] == 'ref' for r in rows[:1000])
     systems = {s: [r['ptb'] for r in rows[1000 + 250 * k:1000 + 250 * (k + 1)]] for k, s in enumerate(SYSTEMS)}

@@ -17,7 +17,7 @@ from textmetrics_edu import corpus_rouge, sentence_rouge, MetricInputError
 from textmetrics_edu.core import SegmentRefs
 from textmetrics_edu.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
                                    RougeTokenizationWarning, render_rouge_html, rouge_explorer, union_lcs_hits)
-from conftest import sweep
+from conftest import sweep, read_jsonl
 
 rouge_scorer = pytest.importorskip('rouge_score.rouge_scorer')
 
@@ -34,11 +34,10 @@ def sentence_split(text):
 def load_summ():
     "{system: (hyps, refs)} with refs[i] the 10 references of document i."
     refs = {}
-    for line in open(SUMM / 'references.jsonl'):
-        d = json.loads(line); refs[d['seg_id']] = d['refs']
+    for d in read_jsonl(SUMM / 'references.jsonl'):
+        refs[d['seg_id']] = d['refs']
     systems = {}
-    for line in open(SUMM / 'summaries_with_human_scores.jsonl'):
-        d = json.loads(line)
+    for d in read_jsonl(SUMM / 'summaries_with_human_scores.jsonl'):
         h, r = systems.setdefault(d['SYS'], ([], []))
         h.append(d['hyp']); r.append(refs[d['seg_id']])
     assert len(systems) == 18 and all(len(h) == 50 for h, _ in systems.values())
