@@ -1,5 +1,6 @@
 """Shared test helpers: where the repository's real data lives, a strict line reader, and the browser fixtures
 (the built site served on loopback, one headless Chromium per run, pages waited on until explicitly ready)."""
+import json
 import os
 import shutil
 from pathlib import Path
@@ -22,6 +23,11 @@ def read_lines(path):
     lines = text.split('\n')
     if lines[-1] == '': lines.pop()
     return lines
+
+
+def read_jsonl(path, encoding='utf-8') -> list:
+    "The records of a JSON-lines file, one per line (the file is closed again)."
+    with open(path, encoding=encoding) as f: return [json.loads(line) for line in f]
 
 
 def render_in_fresh_python(code: str, heavy=('numpy', 'scipy', 'pandas')) -> tuple[list, str]:

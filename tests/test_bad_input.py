@@ -35,7 +35,6 @@ def test_bleu_reference_cache_is_read_only():
 
 def test_tokenize_error_names_its_argument():
     with pytest.raises(MetricInputError, match='`tokenize`'): tokenize('x', tokenize='moses')
-    with pytest.warns(DeprecationWarning): assert tokenize('a b', tokenizer='none') == ['a', 'b']
 
 
 def test_sentence_bleu_does_not_silently_drop_effective_order():

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from textmetrics_edu.core import MetricInputError
+from textmetrics_edu.core import MetricInputError, SegmentRefs
 from textmetrics_edu.cider import (corpus_cider, sentence_cider, tokenize_caption, tokenize_captions, ptb_tokenize,
                                    java_available, render_cider_html, cider_explorer, CIDErResult, document_frequency,
                                    ngram_counts_by_order, prepare_references)
-from conftest import DATA
+from conftest import DATA, read_jsonl
 
 THUMB = DATA / 'captioning' / 'thumb_mscoco_imgs001-250'
 SYSTEMS = ['Up-Down', 'Unified-VLP', 'VinVL-base', 'VinVL-large', 'Human']
@@ -21,8 +21,8 @@ needs_java = pytest.mark.skipif(not java_available(), reason='pycocoevalcap PTB 
 
 @pytest.fixture(scope='module')
 def thumb():
-    refs = [json.loads(l) for l in open(THUMB / 'references.jsonl', encoding='utf-8')]
-    caps = [json.loads(l) for l in open(THUMB / 'captions_with_human_scores.jsonl', encoding='utf-8')]
+    refs = read_jsonl(THUMB / 'references.jsonl')
+    caps = read_jsonl(THUMB / 'captions_with_human_scores.jsonl')
     ids = [r['seg_id'] for r in refs]
     by = {(c['SYS'], c['seg_id']): c['hyp'] for c in caps}
     return dict(ids=ids, refs=[r['refs'] for r in refs], systems={s: [by[s, i] for i in ids] for s in SYSTEMS})
@@ -31,7 +31,7 @@ def thumb():
 @pytest.fixture(scope='module')
 def ptb(thumb):
     "The recorded PTB tokens (tests/data/.../ptb_tokenized.jsonl, see its README): refs [image][k], systems {name: [image]}."
-    rows = [json.loads(l) for l in open(THUMB / 'ptb_tokenized.jsonl', encoding='utf-8')]
+    rows = read_jsonl(THUMB / 'ptb_tokenized.jsonl')
     refs = [[r['ptb'] for r in rows[4 * i:4 * i + 4]] for i in range(250)]
     assert all(r['source'] == 'ref' for r in rows[:1000])
     systems = {s: [r['ptb'] for r in rows[1000 + 250 * k:1000 + 250 * (k + 1)]] for k, s in enumerate(SYSTEMS)}
@@ -156,7 +156,7 @@ corpus = st.integers(2, 5).flatmap(lambda m: st.tuples(st.lists(sentence, min_si
 @settings(max_examples=60, deadline=None)
 @given(corpus)
 def test_random_corpora_equal_pycocoevalcap(c):
-    hyps, refs = [' '.join(h) for h in c[0]], [[' '.join(r) for r in rs] for rs in c[1]]
+    hyps, refs = [' '.join(h) for h in c[0]], SegmentRefs([' '.join(r) for r in rs] for rs in c[1])
     s, per = theirs(hyps, refs)
     ours = corpus_cider(hyps, refs, tokenize='none')
     assert abs(float(ours) - s) < 1e-9 and np.allclose(ours.segment_scores, per, atol=1e-9, rtol=0)
@@ -169,24 +169,25 @@ def test_random_corpora_equal_pycocoevalcap(c):
 def test_random_corpora_equal_dense_equations(c, opts):
     hyps, refs = c[0], c[1]
     s, per = dense_cider(hyps, refs, **opts)
-    ours = corpus_cider([' '.join(h) for h in hyps], [[' '.join(r) for r in rs] for rs in refs], tokenize='none', **opts)
+    ours = corpus_cider([' '.join(h) for h in hyps], SegmentRefs([' '.join(r) for r in rs] for rs in refs), tokenize='none',
+                        **opts)
     assert abs(float(ours) - s) < 1e-9 and np.allclose(ours.segment_scores, per, atol=1e-9, rtol=0)
 
 
 @settings(max_examples=30, deadline=None)
 @given(corpus, st.randoms(use_true_random=False))
 def test_properties(c, rnd):
-    hyps, refs = [' '.join(h) for h in c[0]], [[' '.join(r) for r in rs] for rs in c[1]]
+    hyps, refs = [' '.join(h) for h in c[0]], SegmentRefs([' '.join(r) for r in rs] for rs in c[1])
     frozen = json.dumps([hyps, refs])
     res = corpus_cider(hyps, refs, tokenize='none')
     assert json.dumps([hyps, refs]) == frozen                        # inputs not modified
     assert all(0 <= x <= 10 + 1e-9 for x in res.segment_scores)       # the penalty and clipping keep it in [0, 10]
     perm = list(range(len(hyps))); rnd.shuffle(perm)                 # permuting images permutes the image scores
-    p = corpus_cider([hyps[i] for i in perm], [refs[i] for i in perm], tokenize='none')
+    p = corpus_cider([hyps[i] for i in perm], SegmentRefs(refs[i] for i in perm), tokenize='none')
     assert np.allclose(p.segment_scores, [res.segment_scores[i] for i in perm], atol=1e-12)
     other = list(hyps); other[0] = 'red red'                         # other candidates do not change image 1's score
     assert abs(corpus_cider(other, refs, tokenize='none').segment_scores[1] - res.segment_scores[1]) < 1e-12
-    s1 = sentence_cider(hyps[1], refs[1], corpus_refs=[refs[0]] + refs[2:], tokenize='none')
+    s1 = sentence_cider(hyps[1], refs[1], corpus_refs=SegmentRefs([refs[0]] + refs[2:]), tokenize='none')
     assert abs(float(s1) - res.segment_scores[1]) < 1e-12           # sentence_cider = the image's score in the corpus
     for opts in [dict(), dict(tf='normalized')]:                     # CIDEr does not depend on the TF normalisation
         assert abs(float(corpus_cider(hyps, refs, tokenize='none', variant='cider'))
@@ -227,7 +228,7 @@ def test_bad_input(call, msg):
 
 
 def test_empty_captions_when_allowed_score_as_pycocoevalcap():
-    hyps, refs = ['a dog', '...'], [['a dog runs', 'a dog'], ['a cat', 'a cat on a mat']]
+    hyps, refs = ['a dog', '...'], SegmentRefs([['a dog runs', 'a dog'], ['a cat', 'a cat on a mat']])
     res = corpus_cider(hyps, refs, allow_empty=True)
     s, per = theirs([' '.join(tokenize_caption(h)) for h in hyps], [[' '.join(tokenize_caption(r)) for r in rs] for rs in refs])
     assert res.segment_scores[1] == 0.0 and abs(float(res) - s) < 1e-12

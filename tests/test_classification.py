@@ -17,6 +17,7 @@ from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.classification import (precision_recall_fscore_support, corpus_classification, corpus_accuracy,
                                             corpus_f1, corpus_fbeta, corpus_mcc, confusion_matrix, render_confusion_html,
                                             classification_statistics, UndefinedMetricWarning)
+from conftest import read_jsonl
 
 DATA = Path(__file__).parent / 'data' / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
 ZD = ('warn', 0, 1, np.nan)
@@ -129,7 +130,7 @@ def test_real_summeval_expert_vs_crowd(key):
     """Real label vectors: SummEval (docs 001-050 of THumB's CNN/DM set), per summary the 3 experts' mean rating rounded
     half up to a class 1-5 is the gold label, the 5 crowd workers' mean rounded the same way the prediction (800
     summaries with crowd ratings). Binary: rating >= 4."""
-    rows = [json.loads(l) for l in open(DATA / 'summaries_with_human_scores.jsonl')]
+    rows = read_jsonl(DATA / 'summaries_with_human_scores.jsonl')
     rows = [x for x in rows if x['turker_annotations']]
     gold = [_cls(x['expert_annotations'], key) for x in rows]
     pred = [_cls(x['turker_annotations'], key) for x in rows]

@@ -1,12 +1,12 @@
 """Edit distance: differential against jiwer/rapidfuzz (random and long inputs), engine == lesson (property tests),
-metric properties, memory on long inputs, one long side (issue 9), hypotheses-first deprecations."""
+metric properties, memory on long inputs, one long side (issue 9). The hypotheses-first deprecations:
+test_deprecations.py."""
 import collections
 import contextlib
 import os
 import random
 import time
 import tracemalloc
-import warnings
 
 import jiwer
 import pytest
@@ -219,37 +219,3 @@ def test_million_against_two_under_20s():
     r = edit_distance(a, 'ab', level='char')
     assert time.perf_counter() - t0 < 20  # 52 s before the fix, about 1 s after
     assert [o for o in r.ops if o[0] != 'C'] == rapidfuzz_ops(a, 'ab')
-
-
-# --- hypotheses first: deprecated orders keep working, with a warning (issue 9) ----------------------------------
-
-def test_render_alignment_positional_options_deprecated():
-    from textmetrics_edu.edit_distance import render_alignment
-    r = edit_distance('the cat sat', 'the dog sat')
-    with pytest.warns(DeprecationWarning, match='keyword'):
-        old = render_alignment(r.a, r.b, r.ops, 'html')
-    assert old == render_alignment(r.a, r.b, r.ops, fmt='html')
-    with pytest.warns(DeprecationWarning):
-        assert render_alignment(r.a, r.b, r.ops, 'text', 0, '|') == render_alignment(r.a, r.b, r.ops, width=0, sep='|')
-    with warnings.catch_warnings():
-        warnings.simplefilter('error')  # the keyword form warns nothing
-        render_alignment(r.a, r.b, r.ops, fmt='text')
-
-
-def test_explorer_old_orders_deprecated():
-    import matplotlib
-    matplotlib.use('Agg')
-    from textmetrics_edu.alignment_explorer import alignment_explorer, render_explorer_html, render_alignment_html
-    ref, hyp = 'the cat sat on the mat', 'the cat sat'
-    with pytest.warns(DeprecationWarning, match='render_alignment_html'):
-        assert render_explorer_html(ref, hyp, plot=False) == render_alignment_html(hyp, ref, plot=False)
-    with pytest.warns(DeprecationWarning, match='hyp='):
-        ex = alignment_explorer(ref, hyp)  # the old positional order: reference first
-    assert ex.controls['hyp'].value == hyp and ex.controls['refs'].value == ref
-    assert 'D 3' in ex.output.value  # three reference words missing: deletions, not insertions
-    with pytest.warns(DeprecationWarning):
-        ex = alignment_explorer(ref)
-    assert ex.controls['refs'].value == ref
-    with warnings.catch_warnings():
-        warnings.simplefilter('error')
-        alignment_explorer(hyp=hyp, ref=ref)

@@ -80,7 +80,7 @@ def browser_bundle(tmp_path_factory):
 
 def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
     "The shipped source, without numpy, regex, matplotlib, ... (as in Pyodide), gives the HTML of CPython with them."
-    changes = dict(bleu=dict(a0='the guard was late'), chrf=dict(a0='the guards arrived', word_order=2), rouge=dict(a0='the guards arrive later', n=1, use_stemmer=True),
+    changes = dict(bleu=dict(a0='the guard was late'), chrf=dict(a0='the guards arrived', word_order=2), rouge=dict(a0='the guards arrive later', n=1, stem=True),
                    meteor=dict(a0='the car stopped near houses'), alignment=dict(a0='on a mat the cat sat down'),
                    distinct=dict(n=1), temperature=dict(temperature=0.3), burstiness=dict(a1='the'),
                    cider=dict(a0='A brown dog on the grass', n_other=12, variant='cider'),
@@ -114,8 +114,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
-    code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(use_stemmer=True)))"
-    assert json.loads(_run(_BLOCKED + code, browser_bundle)) == x.render(use_stemmer=True)
+    code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"
+    assert json.loads(_run(_BLOCKED + code, browser_bundle)) == x.render(stem=True)
     assert 'needs the Python package' in json.loads(_run(_hide(HEAVY) + code))
 
 

@@ -28,7 +28,13 @@ def expected(key):
     return _EXPECTED[key]
 
 
-def _tsv(p): return list(csv.DictReader(open(p, encoding='utf-8'), delimiter='\t'))
+def _tsv(p, encoding='utf-8'):
+    with open(p, encoding=encoding) as f: return list(csv.DictReader(f, delimiter='\t'))
+
+
+def _head(p, n=50):
+    "The first `n` lines of a file, as one string."
+    with open(p) as f: return ''.join(f.readlines()[:n])
 
 
 @pytest.fixture(scope='module')
@@ -267,10 +273,10 @@ def test_cli_json_exclude_and_files(capsys, tmp_path):
     d = json.loads(capsys.readouterr().out)
     assert round(d['results']['bleu-A']['pearson']['score'], 3) == 0.717 and len(d['systems']) == 9
     # computing the metric from system files (first 50 lines of 4 systems) gives the same as the library
-    refs = tmp_path / 'ref.en'; refs.write_text(''.join(open(RU / 'ref.A.en').readlines()[:50]))
+    refs = tmp_path / 'ref.en'; refs.write_text(_head(RU / 'ref.A.en'))
     hyps = []
     for s in ('HuaweiTSC', 'Online-W', 'SRPOL', 'ALMAnaCH-Inria'):
-        p = tmp_path / f'{s}.en'; p.write_text(''.join(open(RU / 'sys' / f'{s}.en').readlines()[:50])); hyps.append(str(p))
+        p = tmp_path / f'{s}.en'; p.write_text(_head(RU / 'sys' / f'{s}.en')); hyps.append(str(p))
     human = tmp_path / 'h.tsv'
     human.write_text('system\tscore\nHuaweiTSC\t0.04\nOnline-W\t-0.04\nSRPOL\t0.0\nALMAnaCH-Inria\t-0.24\n')
     assert main(['meta-eval', *hyps, '--human', str(human), '-r', str(refs), '--metrics', 'chrf', '--statistics', 'pearson',
@@ -337,14 +343,14 @@ def test_explorer_statistics_equal_correlate_on_wmt22():
 
 def test_shipped_wmt22_system_scores_equal_the_sources():
     metrics, humans = wmt22_system_scores()
-    sys_ = {r['system']: r for r in csv.DictReader(open(RU / 'human_da_sys.tsv'), delimiter='\t')}
+    sys_ = {r['system']: r for r in _tsv(RU / 'human_da_sys.tsv', None)}
     assert humans['DA z'] == {s: float(r['z']) for s, r in sys_.items()}
     assert humans['DA raw'] == {s: float(r['raw']) for s, r in sys_.items()}
     off = {}
-    for r in csv.DictReader(open(RU / 'official_automatic_scores.tsv'), delimiter='\t'):
+    for r in _tsv(RU / 'official_automatic_scores.tsv', None):
         off.setdefault(r['metric'], {})[r['system']] = float(r['score'])
     assert metrics['BLEU'] == off['bleu-A'] and metrics['chrF'] == off['chrf-A']
-    own = {r['system']: float(r['score']) for r in csv.DictReader(open(DATA / 'meta_eval' / 'system_scores.tsv'), delimiter='\t')
+    own = {r['system']: float(r['score']) for r in _tsv(DATA / 'meta_eval' / 'system_scores.tsv', None)
            if r['dataset'] == 'wmt22_ru-en' and r['metric'] == 'meteor'}
     assert metrics['METEOR'] == own
 

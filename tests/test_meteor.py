@@ -14,13 +14,13 @@ from textmetrics_edu.meteor import (load_wordnet, meteor_align, meteor_tokenize,
                                     plot_meteor_alignment, _tok)
 
 nltk_meteor = pytest.importorskip('nltk.translate.meteor_score')
-from conftest import sweep
+from conftest import sweep, read_jsonl
 
 DATA = Path(__file__).parent / 'data'
 SUMM = DATA / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
 WMT = DATA / 'mt' / 'wmt22_ru-en_da'
 # the systems (for `sweep`: one of each data set runs by default, all with --slow)
-SUMM_SYSTEMS = list(dict.fromkeys(json.loads(l)['SYS'] for l in open(SUMM / 'summaries_with_human_scores.jsonl')))
+SUMM_SYSTEMS = list(dict.fromkeys(d['SYS'] for d in read_jsonl(SUMM / 'summaries_with_human_scores.jsonl')))
 WMT_SYSTEMS = sorted(f.name for f in (WMT / 'sys').glob('*.en'))
 
 
@@ -45,10 +45,10 @@ def read_lines(p):
 
 @pytest.mark.parametrize('system', sweep(SUMM_SYSTEMS, keep=['BART']))
 def test_summarization_all_systems_equal_nltk(wn, system):
-    refs = {json.loads(l)['seg_id']: json.loads(l)['refs'] for l in open(SUMM / 'references.jsonl')}
+    refs = {d['seg_id']: d['refs'] for d in read_jsonl(SUMM / 'references.jsonl')}
     by_sys = {}
-    for line in open(SUMM / 'summaries_with_human_scores.jsonl'):
-        d = json.loads(line); by_sys.setdefault(d['SYS'], []).append((d['hyp'], refs[d['seg_id']]))
+    for d in read_jsonl(SUMM / 'summaries_with_human_scores.jsonl'):
+        by_sys.setdefault(d['SYS'], []).append((d['hyp'], refs[d['seg_id']]))
     assert len(by_sys) == 18
     n = 0
     for system, items in [(system, by_sys[system])]:

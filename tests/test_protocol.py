@@ -44,13 +44,9 @@ def test_option_validation():
         with pytest.raises(MetricInputError, match=msg): call()
 
 
-def test_old_spellings_warn_and_give_the_same_score():
-    with pytest.warns(DeprecationWarning):
-        a = corpus_rouge(H, R, 'rouge1', use_stemmer=True, tokenizer='rouge_score')
-    assert float(a) == float(corpus_rouge(H, R, 'rouge1', stem=True, tokenize='rouge_score'))
-    with pytest.warns(DeprecationWarning):
-        t = corpus_ter(H, R, case_sensitive=True)
-    assert float(t) == float(corpus_ter(H, R, lowercase=False))
+def test_ter_lowercase_false_is_sacrebleus_case_sensitive():
+    "Our `lowercase=False` is sacreBLEU's `case_sensitive=True` (the old spellings: test_deprecations.py)."
+    t = corpus_ter(H, R, lowercase=False)
     assert float(t) == sacrebleu.metrics.TER(case_sensitive=True).corpus_score(H, [R]).score / 100
 
 

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
 
 from textmetrics_edu import corpus_rouge, sentence_rouge, MetricInputError
+from textmetrics_edu.core import SegmentRefs
 from textmetrics_edu.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
                                    RougeTokenizationWarning, render_rouge_html, rouge_explorer, union_lcs_hits)
-from conftest import sweep
+from conftest import sweep, read_jsonl
 
 rouge_scorer = pytest.importorskip('rouge_score.rouge_scorer')
 
@@ -33,11 +34,10 @@ def sentence_split(text):
 def load_summ():
     "{system: (hyps, refs)} with refs[i] the 10 references of document i."
     refs = {}
-    for line in open(SUMM / 'references.jsonl'):
-        d = json.loads(line); refs[d['seg_id']] = d['refs']
+    for d in read_jsonl(SUMM / 'references.jsonl'):
+        refs[d['seg_id']] = d['refs']
     systems = {}
-    for line in open(SUMM / 'summaries_with_human_scores.jsonl'):
-        d = json.loads(line)
+    for d in read_jsonl(SUMM / 'summaries_with_human_scores.jsonl'):
         h, r = systems.setdefault(d['SYS'], ([], []))
         h.append(d['hyp']); r.append(refs[d['seg_id']])
     assert len(systems) == 18 and all(len(h) == 50 for h, _ in systems.values())
@@ -62,7 +62,7 @@ def test_multi_reference_equals_rouge_score(summ, stem, system):
     for system, (hyps, refs) in [(system, summ[system])]:
         theirs = [sc.score_multi(r, h) for h, r in zip(hyps, refs)]
         for t in RS_TYPES:
-            ours = corpus_rouge(hyps, refs, t, use_stemmer=stem, on_non_ascii='ignore')
+            ours = corpus_rouge(hyps, refs, t, stem=stem, on_non_ascii='ignore')
             for i, th in enumerate(theirs):
                 assert abs(ours.seg_fmeasure[i] - th[t].fmeasure) <= 1e-9, (system, t, i)
                 assert abs(ours.seg_precision[i] - th[t].precision) <= 1e-9, (system, t, i)
@@ -83,7 +83,7 @@ def test_single_reference_equals_rouge_score(summ, stem, system):
             r1 = [r[k] for r in refs]
             theirs = [sc.score(r, h) for h, r in zip(hyps, r1)]
             for t in RS_TYPES:
-                ours = corpus_rouge(hyps, r1, t, use_stemmer=stem, on_non_ascii='ignore')
+                ours = corpus_rouge(hyps, r1, t, stem=stem, on_non_ascii='ignore')
                 assert list(ours.seg_fmeasure) == [th[t].fmeasure for th in theirs], (system, t, k)
                 assert list(ours.seg_recall) == [th[t].recall for th in theirs]
 
@@ -97,7 +97,7 @@ def test_rougeLsum_with_sentences_equals_rouge_score(summ, stem, system):
         rs = [[sentence_split(x) for x in r] for r in refs]
         assert sum('\n' in h for h in hs) > 10 or system in ('GPT-2-zero-shot',)
         theirs = [sc.score_multi(r, h)['rougeLsum'].fmeasure for h, r in zip(hs, rs)]
-        ours = corpus_rouge(hs, rs, 'rougeLsum', use_stemmer=stem, on_non_ascii='ignore')
+        ours = corpus_rouge(hs, rs, 'rougeLsum', stem=stem, on_non_ascii='ignore')
         assert list(ours.seg_fmeasure) == theirs, system
 
 
@@ -122,7 +122,7 @@ def test_random_texts_equal_rouge_score(hyp, refs, stem):
     sc = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=stem)
     th = sc.score_multi(refs, hyp)
     for t in RS_TYPES:
-        r = sentence_rouge(hyp, refs, t, use_stemmer=stem)
+        r = sentence_rouge(hyp, refs, t, stem=stem)
         assert (float(r), r.precision, r.recall) == (th[t].fmeasure, th[t].precision, th[t].recall), t
 
 
@@ -322,7 +322,7 @@ def test_perl_printed_scores_all_systems(perl_runs, mode):
     multi = 'pooled' if mode == 'A' else 'max_recall'
     checked = 0
     for tag, theirs in out.items():
-        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', multi_ref=multi, skip_gap=4,
+        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenize='perl', multi_ref=multi, skip_gap=4,
                             on_non_ascii='ignore')
         docs, avg = perl_printed(ours)
         assert len(theirs['docs']) == len(hyps) == 450
@@ -336,12 +336,12 @@ def test_perl_printed_scores_all_systems(perl_runs, mode):
 @needs_perl
 @pytest.mark.parametrize('mode', ['A', 'B'])
 def test_perl_stemming_printed_scores(perl_runs, mode):
-    "Perl -m (its own Porter stemmer) against tokenizer='perl', use_stemmer=True: 3 systems per mode, 6 variants."
+    "Perl -m (its own Porter stemmer) against tokenize='perl', stem=True: 3 systems per mode, 6 variants."
     hyps, refs, out = perl_runs['stem', mode]
     assert len(hyps) == 150 and len(out) == 6
     multi = 'pooled' if mode == 'A' else 'max_recall'
     for tag, theirs in out.items():
-        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', use_stemmer=True, multi_ref=multi,
+        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenize='perl', stem=True, multi_ref=multi,
                             on_non_ascii='ignore')
         docs, avg = perl_printed(ours)
         assert docs == theirs['docs'] and avg == theirs['avg'], (tag, mode)
@@ -373,7 +373,7 @@ def test_perl_raw_counts_sentences_unlimited_gap(perl_runs, mode):
     assert {'ROUGE-L', 'ROUGE-W-1.2', 'ROUGE-S*', 'ROUGE-SU*'} <= set(out)
     multi = 'pooled' if mode == 'A' else 'max_recall'
     for tag, theirs in out.items():
-        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenizer='perl', multi_ref=multi, skip_gap=None,
+        ours = corpus_rouge(hyps, refs, PERL_TAGS[tag], tokenize='perl', multi_ref=multi, skip_gap=None,
                             on_non_ascii='ignore')
         for i in range(len(hyps)):
             m, p, h = (float(x) for x in theirs['docs'][i + 1])
@@ -407,8 +407,8 @@ def test_perl_random_texts(perl_runs):
             assert len(hyps) == 300 and out
             for tag, theirs in out.items():
                 t = 'rouge3' if tag == 'ROUGE-3' else PERL_TAGS[tag]
-                ours = corpus_rouge(hyps, refs, t, tokenizer='perl', multi_ref=multi, skip_gap=None if gap < 0 else gap,
-                                    use_stemmer=stem)
+                ours = corpus_rouge(hyps, refs, t, tokenize='perl', multi_ref=multi, skip_gap=None if gap < 0 else gap,
+                                    stem=stem)
                 docs, avg = perl_printed(ours)
                 mismatches += sum(docs[i] != theirs['docs'][i] for i in docs) + (avg != theirs['avg'])
     assert mismatches == 0
@@ -433,8 +433,8 @@ def test_non_ascii_is_never_silent():
         sentence_rouge('un café noir', 'un café')
     with pytest.raises(MetricInputError, match='loses letters'):
         sentence_rouge('un café noir', 'un café', on_non_ascii='raise')
-    assert float(sentence_rouge('Москва столица', 'Москва — столица', tokenizer='unicode')) == 1.0
-    assert float(sentence_rouge('东京是首都', '东京是日本的首都', 'rouge1', tokenizer='unicode')) > 0.5
+    assert float(sentence_rouge('Москва столица', 'Москва — столица', tokenize='unicode')) == 1.0
+    assert float(sentence_rouge('东京是首都', '东京是日本的首都', 'rouge1', tokenize='unicode')) > 0.5
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         assert float(sentence_rouge('Москва', 'Москва', on_non_ascii='ignore')) == 0.0  # rouge-score's behaviour
@@ -447,7 +447,7 @@ def test_non_ascii_is_never_silent():
     (lambda: corpus_rouge(['a'], [None]), 'None'),
     (lambda: corpus_rouge([3], ['a']), 'must be a str'),
     (lambda: sentence_rouge('a', 'a', 'rougeQ'), 'rouge_type'),
-    (lambda: sentence_rouge('a', 'a', tokenizer='x'), 'tokenizer'),
+    (lambda: sentence_rouge('a', 'a', tokenize='x'), 'tokenize'),
     (lambda: sentence_rouge('a', 'a', multi_ref='avg'), 'multi_ref'),
     (lambda: sentence_rouge('a', 'a', beta=-1), 'beta'),
     (lambda: sentence_rouge('a', 'a', 'rougeS', skip_gap=1.5), 'skip_gap'),
@@ -479,10 +479,10 @@ def test_cli_all_rouge_metrics(tmp_path, capsys):
                  '--skip-gap', '2']) == 0
     out = json.loads(capsys.readouterr().out)
     m = out['systems'][0]['metrics']
-    hyps, refs = ['the cat sat on the mat', 'it is raining'], [['the cat is on the mat', 'a cat sat on a mat'],
-                                                              ['it rains', 'it is raining today']]
+    hyps, refs = ['the cat sat on the mat', 'it is raining'], SegmentRefs([['the cat is on the mat', 'a cat sat on a mat'],
+                                                                          ['it rains', 'it is raining today']])
     for t in names.split(','):
-        exp = corpus_rouge(hyps, refs, t, use_stemmer=True, multi_ref='pooled', skip_gap=2)
+        exp = corpus_rouge(hyps, refs, t, stem=True, multi_ref='pooled', skip_gap=2)
         assert abs(m[t]['score'] - float(exp)) < 1e-12 and m[t]['signature'] == exp.signature
         assert len(m[t]['segments']) == 2
     assert 'gap:2' in m['rougeS']['signature']

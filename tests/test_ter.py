@@ -18,8 +18,13 @@ from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.cli import main
 from conftest import WMT22_SYSTEMS, sweep
 
-COMBOS = [dict(zip(('normalized', 'no_punct', 'asian_support', 'case_sensitive'), v))
+COMBOS = [dict(zip(('normalized', 'no_punct', 'asian_support', 'case_sensitive'), v))  # sacreBLEU's `TER(...)` keywords
           for v in itertools.product((False, True), repeat=4)]
+
+
+def our_opts(opts):
+    "The same options as our keywords: sacreBLEU's `case_sensitive=c` is our `lowercase=not c`."
+    return {('lowercase' if k == 'case_sensitive' else k): (not v if k == 'case_sensitive' else v) for k, v in opts.items()}
 
 
 def sacrebleu_stats(opts, hyps, streams):
@@ -96,7 +101,7 @@ def stop_reference_jobs():
 
 def check_corpus_and_segments(hyps, streams, opts, label, theirs=None):
     "`theirs`: sacreBLEU's (stats, score) for these inputs, when already computed (`reference`)"
-    ours = corpus_ter(hyps, [list(x) for x in zip(*streams)], **opts)
+    ours = corpus_ter(hyps, [list(x) for x in zip(*streams)], **our_opts(opts))
     stats, score = theirs if theirs is not None else sacrebleu_stats(opts, hyps, streams)
     assert abs(100 * float(ours) - score) < 1e-9, label
     assert len(ours.segment_edits) == len(stats) == len(hyps)
@@ -133,7 +138,7 @@ def test_every_option_combination_whole_system(wmt22, opts):
     metric = TER(**opts)
     for i in range(0, len(hyps), 97):
         r = wmt22['refs_A'][i]
-        assert abs(100 * float(sentence_ter(hyps[i], r, **opts)) - metric.sentence_score(hyps[i], [r]).score) < 1e-9
+        assert abs(100 * float(sentence_ter(hyps[i], r, **our_opts(opts))) - metric.sentence_score(hyps[i], [r]).score) < 1e-9
 
 
 @pytest.mark.parametrize('opts', COMBOS, ids=lambda o: ''.join('1' if v else '0' for v in o.values()))
@@ -154,7 +159,7 @@ def test_every_option_combination_full(wmt22, opts):
         rs = [list(x) for x in zip(*streams)]
         metric = TER(**opts)
         for system, hyps in wmt22['systems'].items():
-            assert abs(100 * float(corpus_ter(hyps, rs, **opts)) - metric.corpus_score(hyps, streams).score) < 1e-9
+            assert abs(100 * float(corpus_ter(hyps, rs, **our_opts(opts))) - metric.corpus_score(hyps, streams).score) < 1e-9
 
 
 def test_sentence_level_public_api(wmt22):
@@ -175,7 +180,7 @@ words = st.lists(st.sampled_from("a b c d e f the cat . , ! ( ) ? Ab CD 猫 。 
 @given(words, st.lists(words, min_size=1, max_size=3), st.sampled_from(COMBOS))
 def test_random_pairs_vs_sacrebleu(h, refs, opts):
     theirs = TER(**opts).sentence_score(h, refs).score
-    assert abs(100 * float(sentence_ter(h, refs, **opts)) - theirs) < 1e-9
+    assert abs(100 * float(sentence_ter(h, refs, **our_opts(opts))) - theirs) < 1e-9
 
 
 @settings(max_examples=150, deadline=None)

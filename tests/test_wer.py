@@ -266,13 +266,6 @@ def test_many_segments_sum_lazily():
     assert type(r.refs) is tuple and len(r.codes) == 5000 and abs(float(corpus_wer(hs, rs)) - o_.wer) < 1e-12
 
 
-def test_align_segments_old_order_warns():
-    from textmetrics_edu.wer import align_segments
-    r, h = (tuple('the cat sat on the mat'.split()),), (tuple('the cat sat on mat today'.split()),)
-    with pytest.warns(DeprecationWarning, match='hypotheses first'): old = align_segments(r, h)
-    assert old == align_items(h, r) and old.codes == align_items(h, r).codes == ('CCCCSS',)
-
-
 def test_use_aligner_choices():
     "The engine choice: scores never change with it; bad names and a missing rapidfuzz say so; a block restores it."
     import textmetrics_edu.wer_engine as E

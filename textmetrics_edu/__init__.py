@@ -34,7 +34,7 @@ def _lazy(module: str, *names: str) -> None:
 
 
 _lazy('core', 'MetricInputError', 'MetricResult', 'tokenize', 'ngrams', 'ngram_counts', 'refs_from_streams',
-      'METRICS', 'COMMANDS')
+      'METRICS', 'COMMANDS', 'SegmentRefs', 'TextmetricsWarning', 'TextmetricsDeprecationWarning')
 _lazy('bleu', 'corpus_bleu', 'sentence_bleu', 'bleu_statistics', 'bleu_from_stats', 'modified_precision',
       'bleu_explorer', 'brevity_penalty', 'effective_ref_length', 'BLEUResult', 'BLEUStats')
 _lazy('chrf', 'corpus_chrf', 'sentence_chrf', 'chrf_statistics', 'CHRFResult')

@@ -9,7 +9,7 @@ import html
 import warnings
 from typing import Sequence
 
-from .core import MetricInputError, figure_html, text_explorer
+from .core import MetricInputError, TextmetricsDeprecationWarning, figure_html, text_explorer
 from .edit_distance import edit_distance, render_alignment, EditDistanceResult
 from .wer import sentence_wer, sentence_cer
 from .ter import sentence_ter
@@ -126,7 +126,7 @@ def render_explorer_html(ref: str,  # the reference (deprecated order: use `rend
                         ) -> str:
     "Deprecated (reference first): `render_alignment_html(hyp, ref, level=..., plot=...)`, which it calls."
     warnings.warn("render_explorer_html(ref, hyp) is deprecated: use render_alignment_html(hyp, ref) (hypothesis first)",
-                  DeprecationWarning, stacklevel=2)
+                  TextmetricsDeprecationWarning, stacklevel=2)
     return render_alignment_html(hyp, ref, level=level, plot=plot)
 
 # %% ../nbs/13_alignment_explorer.ipynb #d00c637e
@@ -141,7 +141,7 @@ def alignment_explorer(*legacy: str,  # (deprecated: `ref, hyp` by position, the
     if legacy:
         if len(legacy) > 2: raise TypeError(f"alignment_explorer() takes at most 2 positional arguments, got {len(legacy)}")
         warnings.warn("alignment_explorer(ref, hyp) by position is deprecated: use alignment_explorer(hyp=..., ref=...)",
-                      DeprecationWarning, stacklevel=2)
+                      TextmetricsDeprecationWarning, stacklevel=2)
         ref, hyp = (*legacy, hyp)[:2] if len(legacy) == 1 else legacy
     return text_explorer(render_alignment_html, hyp, ref,
                          dict(level=W.ToggleButtons(options=['word', 'char'], value=level, description='level')))

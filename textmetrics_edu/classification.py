@@ -14,7 +14,7 @@ from numbers import Integral, Real
 from typing import Any, Sequence
 
 from .core import (MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level,
-                                  _fmt, _is_seq)
+                                  TextmetricsWarning, _fmt, _is_seq)
 
 # %% auto #0
 __all__ = ['AVERAGES', 'MEASURES', 'ACCURACY', 'F1', 'MCC', 'check_labels', 'ConfusionMatrix', 'confusion_html',
@@ -166,7 +166,7 @@ def mcc_from_stats(st: ClassificationStats) -> float:
     return 0.0 if d == 0 else float(cov_tp) / math.sqrt(d)
 
 # %% ../nbs/50_classification.ipynb #41fb3296
-class UndefinedMetricWarning(UserWarning):
+class UndefinedMetricWarning(TextmetricsWarning):
     "A precision, recall or F-score was 0/0 and set to 0.0 (`zero_division='warn'`)."
 
 

@@ -108,20 +108,32 @@ def _set(args, flag):
     return v is not None and v is not False
 
 
+def _old_spellings(metric) -> dict:
+    "{old spelling: (current keyword, convert or None)} of a protocol metric's options (`Option.aliases`)."
+    return {(a if isinstance(a, str) else a[0]): (o.name, None if isinstance(a, str) else a[1])
+            for o in metric.options for a in o.aliases}
+
+
 def _kwargs(spec, args) -> dict:
     "The keyword arguments of one selected metric from its own flags and the deprecated shared flags."
     kw = {}
     for o in spec.options:
         if _set(args, o.flag): kw[o.kwarg] = getattr(args, _dest(o.flag))
     if spec.metric is not None:
-        names = {o.name for o in spec.metric.options} | {a if isinstance(a, str) else a[0]
-                                                         for o in spec.metric.options for a in o.aliases}
+        old = _old_spellings(spec.metric)
+        names = {o.name for o in spec.metric.options} | set(old)
         choices = {o.name: o.choices for o in spec.metric.options}
         for flag, (kwarg, _) in LEGACY_FLAGS.items():
             if kwarg in names and _set(args, flag) and kwarg not in kw:
                 v = getattr(args, _dest(flag))
                 # a shared flag reaches a metric only with a value it accepts (`--tokenize intl` is BLEU's, not CIDEr's)
-                if choices.get(kwarg) is None or v in choices[kwarg]: kw[kwarg] = v
+                if choices.get(kwarg) is not None and v not in choices[kwarg]: continue
+                if kwarg in old:  # a flag named after an old spelling (`--ter-case-sensitive`): the current keyword
+                    name, conv = old[kwarg]
+                    if name in kw:
+                        raise MetricInputError(f"{spec.name}: give `{name}` or its old spelling `{kwarg}`, not both")
+                    kw[name] = conv(v) if conv else v
+                else: kw[kwarg] = v
     kw.update(spec.fixed)
     return kw
 
@@ -137,7 +149,8 @@ def _check_flags(specs, args):
     for flag, (kwarg, _) in LEGACY_FLAGS.items():
         if not _set(args, flag): continue
         if owners.get(flag, set()) & chosen: continue  # also a current flag of a selected metric
-        takers = [s.name for s in specs if s.metric is not None and kwarg in _kwargs(s, args)]
+        takers = [s.name for s in specs
+                  if s.metric is not None and _old_spellings(s.metric).get(kwarg, (kwarg,))[0] in _kwargs(s, args)]
         if not takers: raise CliError(f"{flag}: no selected metric takes `{kwarg}`")
         print(f"textmetrics-edu: note: {flag} is deprecated; use the metric's own flag (see score --help)",
               file=sys.stderr)

@@ -17,14 +17,14 @@ try: import regex  # the Unicode classes \p{N}, \p{P}, \p{S}
 except ImportError: from textmetrics_edu import _unicode as regex  # without regex (Pyodide): the same classes, generated
 
 # %% auto #0
-__all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'check_text', 'check_refs_of_segment', 'check_hyps',
-           'StreamLayoutWarning', 'SegmentRefs', 'check_refs', 'check_corpus', 'refs_from_streams', 'tokenize_none',
-           'tokenize_13a', 'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts',
-           'max_ref_counts', 'clipped_counts', 'signature_value', 'make_signature', 'MetricResult', 'figure_html',
-           'text_explorer', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec', 'register_command', 'Option',
-           'validate_options', 'n_refs_label', 'Metric', 'corpus_fn', 'sentence_fn', 'detail', 'stats_row',
-           'stats_from_row', 'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table',
-           'register_corpus_level']
+__all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'TextmetricsWarning', 'TextmetricsDeprecationWarning',
+           'check_text', 'check_refs_of_segment', 'check_hyps', 'StreamLayoutWarning', 'SegmentRefs', 'check_refs',
+           'check_corpus', 'refs_from_streams', 'tokenize_none', 'tokenize_13a', 'tokenize_intl', 'tokenize_char',
+           'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts', 'signature_value',
+           'make_signature', 'MetricResult', 'figure_html', 'text_explorer', 'CliOption', 'MetricSpec',
+           'register_metric', 'CommandSpec', 'register_command', 'Option', 'validate_options', 'n_refs_label', 'Metric',
+           'corpus_fn', 'sentence_fn', 'detail', 'stats_row', 'stats_from_row', 'cli_flag', 'cli_options', 'register',
+           'discover_metrics', 'get_metric', 'metrics_table', 'register_corpus_level']
 
 # %% ../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -43,6 +43,14 @@ def _unordered(x) -> bool:
 def _is_seq(x) -> bool:
     "True for list/tuple-like containers, False for strings and bytes."
     return isinstance(x, Sequence) and not isinstance(x, (str, bytes))
+
+# %% ../nbs/00_core.ipynb #e6e37b27
+class TextmetricsWarning(UserWarning):
+    "Base class of the package's warnings about input that works but may not mean what the caller thinks."
+
+
+class TextmetricsDeprecationWarning(DeprecationWarning):
+    "An old spelling (option name, argument order, function name) that still works (every deprecation of the package)."
 
 # %% ../nbs/00_core.ipynb #48930eb1
 def check_text(x, name: str = 'hyp') -> str:
@@ -79,7 +87,7 @@ def check_hyps(hyps, name: str = 'hyps') -> tuple[str, ...]:
     return tuple(hyps)
 
 # %% ../nbs/00_core.ipynb #80f432ca
-class StreamLayoutWarning(UserWarning):
+class StreamLayoutWarning(TextmetricsWarning):
     "The references could be in either layout (as many reference streams as segments)."
 
 
@@ -197,7 +205,7 @@ def tokenize(text: str,  # the segment
     if old:
         if set(old) != {'tokenizer'}: raise MetricInputError(f"tokenize: unknown option(s) {sorted(old)}")
         import warnings
-        warnings.warn("tokenize: `tokenizer` is deprecated, use `tokenize`", DeprecationWarning, stacklevel=2)
+        warnings.warn("tokenize: `tokenizer` is deprecated, use `tokenize`", TextmetricsDeprecationWarning, stacklevel=2)
         tokenize = old['tokenizer']
     check_text(text, 'text')
     if not isinstance(lowercase, bool): raise MetricInputError(f"`lowercase` must be True or False, got {lowercase!r}")
@@ -447,7 +455,7 @@ def validate_options(options: Sequence[Option],  # the metric's options
                      metric: str = 'metric',  # named in the errors
                     ) -> dict:  # every option's value (defaults filled in), validated
     """Check the keyword arguments of a call against `options`: unknown names raise `MetricInputError`
-    (with the closest name as a suggestion); old spellings are renamed with a `DeprecationWarning`."""
+    (with the closest name as a suggestion); old spellings are renamed with a `TextmetricsDeprecationWarning`."""
     import difflib, warnings
     by = {o.name: o for o in options}
     old = {}
@@ -461,7 +469,7 @@ def validate_options(options: Sequence[Option],  # the metric's options
         elif k in old:
             o, conv = old[k]
             if o.name in given: raise MetricInputError(f"{metric}: give `{o.name}` or its old spelling `{k}`, not both")
-            warnings.warn(f"{metric}: `{k}` is deprecated, use `{o.name}`", DeprecationWarning, stacklevel=3)
+            warnings.warn(f"{metric}: `{k}` is deprecated, use `{o.name}`", TextmetricsDeprecationWarning, stacklevel=3)
             if conv is not None: v = conv(v)
         else:
             near = difflib.get_close_matches(k, list(by) + list(old), n=1)

@@ -12,7 +12,7 @@ from operator import itemgetter
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from .core import MetricInputError, MetricResult, make_signature, _fmt
+from .core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, _fmt
 # the engine (long inputs in linear memory, see "Under the hood"); wer and ter import these names from here
 from .edit_distance_engine import (
     align_bitparallel, align_codes, ops_from_codes, levenshtein_distance, reference_masks, paused_gc, hyyro_columns,
@@ -198,7 +198,7 @@ def render_alignment(a: Sequence, b: Sequence,  # A (the reference, REF) and B (
     if legacy:
         if len(legacy) > 3: raise TypeError(f"render_alignment() takes 3 positional arguments and the options, got {3 + len(legacy)}")
         warnings.warn("render_alignment: pass fmt, width and sep by keyword (positional options are deprecated)",
-                      DeprecationWarning, stacklevel=2)
+                      TextmetricsDeprecationWarning, stacklevel=2)
         fmt, width, sep = (*legacy, *(fmt, width, sep)[len(legacy):])
     cols = []
     for op, i, j in ops:

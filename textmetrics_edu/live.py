@@ -189,8 +189,8 @@ def _site_explorers() -> dict:
             word_order=Int(0, 0, 2, 'word order (2: chrF++)'), beta=Float(2, 0.5, 4, 0.5, 'beta'),
             lowercase=Flag(False, 'lowercase')),
         rouge=lambda: live_explorer(
-            render_rouge_html, Text(hyp), Lines([ref]), n=Int(2, 1, 4, 'n'), use_stemmer=Flag(False, 'stemming'),
-            tokenizer=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer')),
+            render_rouge_html, Text(hyp), Lines([ref]), n=Int(2, 1, 4, 'n'), stem=Flag(False, 'stemming'),
+            tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer')),
         meteor=lambda: live_explorer(
             render_meteor_html, Text('The cars halted near the big houses'), Lines(['the auto stopped near the house']),
             stem=Flag(True, 'stem stage'), synonyms=Fixed(False), alpha=Float(0.9, 0, 1, 0.05, 'alpha'),

@@ -21,7 +21,8 @@ except ImportError: from textmetrics_edu import _unicode as regex  # without reg
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, text_explorer,
                                   make_signature, register_metric, MetricSpec, CliOption, _fmt,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, _opt_doc, ngrams)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, _opt_doc, ngrams,
+                                  TextmetricsWarning)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer): see the "under the hood" notebook
 from .rouge_engine import (porter_stem, perl_porter_stem, _tokenize, _tok_fn, _ngrams, _clip,
                                           _skip_bigrams, lcs_length, lcs_ref_indices, seg_units)
@@ -33,7 +34,7 @@ __all__ = ['ROUGE_TOKENIZERS', 'ROUGE_MULTI_REF', 'ROUGE_OPTIONS', 'RougeTokeniz
            'rouge_ngram_rows', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
 
 # %% ../nbs/20_rouge.ipynb #5e4a284f
-class RougeTokenizationWarning(UserWarning):
+class RougeTokenizationWarning(TextmetricsWarning):
     "A tokenizer deleted letters or digits (rouge-score's and Perl's ASCII-only rule)."
 
 
@@ -541,14 +542,14 @@ def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_ce
             f"<table><thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
-def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, use_stemmer: bool = False,
-                      tokenizer: str = 'rouge_score') -> str:
+def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: bool = False,
+                      tokenize: str = 'rouge_score') -> str:
     "The explorer's view: scores of every variant, the LCS table against the first reference, n-gram overlap."
     e = html.escape
     try:
         refs = check_refs_of_segment(refs)
-        kw = dict(use_stemmer=use_stemmer, tokenizer=tokenizer)
-        ht, rt = rouge_tokenize(hyp, tokenizer, use_stemmer, 'raise', 'hyp'), rouge_tokenize(refs[0], tokenizer, use_stemmer, 'raise', 'refs[0]')
+        kw = dict(stem=stem, tokenize=tokenize)
+        ht, rt = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp'), rouge_tokenize(refs[0], tokenize, stem, 'raise', 'refs[0]')
         scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
@@ -574,8 +575,8 @@ def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # i
     import ipywidgets as W
     return text_explorer(render_rouge_html, hyp, refs, dict(
         n=W.IntSlider(value=2, min=1, max=4, description='n'),
-        use_stemmer=W.Checkbox(value=False, description='stemming'),
-        tokenizer=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
+        stem=W.Checkbox(value=False, description='stemming'),
+        tokenize=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
 
 # %% ../nbs/20_rouge.ipynb #71ce16b1
 for _t in _ROUGE_DESC: register(rouge_metric(_t), partial(corpus_rouge, rouge_type=_t), partial(sentence_rouge, rouge_type=_t))

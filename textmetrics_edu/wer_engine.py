@@ -145,8 +145,9 @@ def align_items(Hy: Sequence[tuple], R: Sequence[tuple],  # hypothesis and refer
 def align_segments(R: Sequence[tuple], Hy: Sequence[tuple], distances: Sequence[int] | None = None):
     "Deprecated (references first): `align_items(Hy, R, distances)`."
     import warnings
-    warnings.warn("`align_segments(R, Hy)` is deprecated: use `align_items(Hy, R)` (hypotheses first)", DeprecationWarning,
-                  stacklevel=2)
+    from textmetrics_edu.core import TextmetricsDeprecationWarning
+    warnings.warn("`align_segments(R, Hy)` is deprecated: use `align_items(Hy, R)` (hypotheses first)",
+                  TextmetricsDeprecationWarning, stacklevel=2)
     return align_items(Hy, R, distances)
 
 # %% ../nbs/11b_wer_engine.ipynb #2cc0ff3a

@@ -1,0 +1,127 @@
+"""Every deprecated spelling of the package, each tested once, here: it still works, it warns with the package's
+`TextmetricsDeprecationWarning` (`pytest.deprecated_call`), and it gives what the current spelling gives. The old
+option names are read from the registry (`Option.aliases` of every registered metric), so a new alias is tested
+without being listed here. Everywhere else (tests, notebooks, renderers, explorers) only current names are used:
+pyproject.toml turns the package's own deprecation warnings into errors."""
+import json
+import warnings
+from contextlib import contextmanager
+
+import pytest
+
+from textmetrics_edu.core import METRICS, MetricInputError, TextmetricsDeprecationWarning, discover_metrics, tokenize
+
+H = ['The cat sat on the mat today', 'A quick brown fox jumps over the dog', 'Hello there my good friend']
+R = ['the cat sat on the mat today', 'the quick brown fox jumps over the lazy dog', 'hello there my dear friend']
+
+
+@contextmanager
+def deprecated(match=None):
+    "`pytest.deprecated_call`, and every warning it caught is the package's own deprecation class."
+    with pytest.deprecated_call(match=match) as rec: yield rec
+    assert rec.list and all(issubclass(w.category, TextmetricsDeprecationWarning) for w in rec.list), \
+        [(w.category, str(w.message)) for w in rec.list]
+
+
+def _old_spellings():
+    "(metric, option, old name, convert) for every old spelling of a registered metric's option, once per option."
+    discover_metrics()
+    seen, out = set(), []
+    for name, spec in sorted(METRICS.items()):
+        for o in (spec.metric.options if spec.metric is not None else ()):
+            for a in o.aliases:
+                old, conv = (a, None) if isinstance(a, str) else a
+                if (id(o), old) in seen: continue  # a family sharing its options (rouge1 ... rougeSU): tested once
+                seen.add((id(o), old))
+                out.append(pytest.param(name, o, old, conv, id=f'{name}-{old}'))
+    return out
+
+
+OLD_SPELLINGS = _old_spellings()
+
+
+def test_the_registry_declares_the_known_old_spellings():
+    "The registry-derived list below is not empty by accident (a renamed attribute would make it so)."
+    assert {p.id for p in OLD_SPELLINGS} >= {'bleu-tokenizer', 'bleu-case_sensitive', 'rouge1-use_stemmer',
+                                             'rouge1-tokenizer', 'ter-case_sensitive'}
+
+
+@pytest.mark.parametrize('metric, option, old, conv', OLD_SPELLINGS)
+def test_option_old_spelling(metric, option, old, conv):
+    "An old option name: a deprecation warning, then the score and signature of the current name with the value converted."
+    spec = METRICS[metric]
+    fx = spec.fixed  # e.g. rouge_type='rouge1'
+    candidates = [True, False] if option.type is bool else list(option.choices or ())
+    value = next(v for v in candidates if (conv(v) if conv else v) != option.default)  # a value that changes something
+    new = conv(value) if conv else value
+    with deprecated(match=f'`{old}` is deprecated, use `{option.name}`'):
+        res = spec.corpus_fn(H, R, **{old: value}, **fx)
+    cur = spec.corpus_fn(H, R, **{option.name: new}, **fx)
+    assert float(res) == float(cur) and res.signature == cur.signature
+    if spec.sentence_fn is not None:
+        with deprecated(): s = spec.sentence_fn(H[0], R[0], **{old: value}, **fx)
+        assert float(s) == float(spec.sentence_fn(H[0], R[0], **{option.name: new}, **fx))
+    with pytest.raises(MetricInputError, match='not both'): spec.corpus_fn(H, R, **{old: value, option.name: new}, **fx)
+    if option.choices and conv is None:  # a bad value: the error names the option as the caller spelled it
+        with deprecated(), pytest.raises(MetricInputError, match=f'`{old}`'): spec.corpus_fn(H, R, **{old: 'x'}, **fx)
+
+
+def test_tokenize_old_keyword():
+    with deprecated(match='`tokenizer` is deprecated'): assert tokenize('a b', tokenizer='none') == ['a', 'b']
+
+
+def test_cli_shared_flag_named_after_an_old_spelling(tmp_path, capsys):
+    "`--ter-case-sensitive` (a deprecated shared flag): a note on stderr, and TER called with the current keyword."
+    from textmetrics_edu.cli import main
+    from textmetrics_edu.ter import corpus_ter
+    (tmp_path / 'h.txt').write_text('\n'.join(H) + '\n'); (tmp_path / 'r.txt').write_text('\n'.join(R) + '\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', TextmetricsDeprecationWarning)  # the CLI itself uses no old keyword
+        assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '--metrics', 'ter',
+                     '--ter-case-sensitive', '--format', 'json']) == 0
+    cap = capsys.readouterr()
+    assert '--ter-case-sensitive is deprecated' in cap.err
+    exp = corpus_ter(H, R, lowercase=False)
+    m = json.loads(cap.out)['systems'][0]['metrics']['ter']
+    assert m['score'] == float(exp) and m['signature'] == exp.signature and 'case:mixed' in exp.signature
+
+
+# ---------------------------------------------------------------- hypotheses first: old argument orders (issue 9)
+def test_render_alignment_positional_options_deprecated():
+    from textmetrics_edu import edit_distance
+    from textmetrics_edu.edit_distance import render_alignment
+    r = edit_distance('the cat sat', 'the dog sat')
+    with deprecated(match='keyword'):
+        old = render_alignment(r.a, r.b, r.ops, 'html')
+    assert old == render_alignment(r.a, r.b, r.ops, fmt='html')
+    with deprecated():
+        assert render_alignment(r.a, r.b, r.ops, 'text', 0, '|') == render_alignment(r.a, r.b, r.ops, width=0, sep='|')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # the keyword form warns nothing
+        render_alignment(r.a, r.b, r.ops, fmt='text')
+
+
+def test_explorer_old_orders_deprecated():
+    import matplotlib
+    matplotlib.use('Agg')
+    from textmetrics_edu.alignment_explorer import alignment_explorer, render_explorer_html, render_alignment_html
+    ref, hyp = 'the cat sat on the mat', 'the cat sat'
+    with deprecated(match='render_alignment_html'):
+        assert render_explorer_html(ref, hyp, plot=False) == render_alignment_html(hyp, ref, plot=False)
+    with deprecated(match='hyp='):
+        ex = alignment_explorer(ref, hyp)  # the old positional order: reference first
+    assert ex.controls['hyp'].value == hyp and ex.controls['refs'].value == ref
+    assert 'D 3' in ex.output.value  # three reference words missing: deletions, not insertions
+    with deprecated():
+        ex = alignment_explorer(ref)
+    assert ex.controls['refs'].value == ref
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        alignment_explorer(hyp=hyp, ref=ref)
+
+
+def test_align_segments_old_order_warns():
+    from textmetrics_edu.wer import align_segments, align_items
+    r, h = (tuple('the cat sat on the mat'.split()),), (tuple('the cat sat on mat today'.split()),)
+    with deprecated(match='hypotheses first'): old = align_segments(r, h)
+    assert old == align_items(h, r) and old.codes == align_items(h, r).codes == ('CCCCSS',)
