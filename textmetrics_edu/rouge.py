@@ -85,7 +85,8 @@ def rouge_tokenize(text: str,  # one text (a summary; newlines are whitespace he
     toks = _tokenize(text, tokenizer, bool(use_stemmer))
     if _lossy(text, toks, tokenizer, on_non_ascii, name):
         warnings.warn(f"`{name}`: the {tokenizer!r} tokenizer deletes non-ASCII letters in {text!r:.60}; "
-                      "consider tokenizer='unicode'", RougeTokenizationWarning, stacklevel=2)
+                      "consider the 'unicode' tokenizer (tokenize='unicode' in corpus_rouge)",
+                      RougeTokenizationWarning, stacklevel=2)
     return toks
 
 
@@ -97,7 +98,8 @@ def _lossy(text, toks, tokenizer, on_non_ascii, name) -> bool:
         raise MetricInputError(
             f"`{name}`: the {tokenizer!r} tokenizer keeps only ASCII letters and digits, so {text!r:.60} "
             f"{'reduces to no token at all (the score would be a silent 0)' if not toks else 'loses letters'}; "
-            "use tokenizer='unicode' (or on_non_ascii='ignore' to reproduce rouge-score's behaviour)")
+            "use the 'unicode' tokenizer (tokenize='unicode' in corpus_rouge; or on_non_ascii='ignore' to reproduce "
+            "rouge-score's behaviour)")
     return True
 
 # %% ../nbs/20_rouge.ipynb #57466181
@@ -326,7 +328,7 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
 def _warn_lossy(tok, tokenizer):
     if tok.lossy:
         warnings.warn(f"the {tokenizer!r} tokenizer deleted non-ASCII letters in {len(tok.lossy)} text(s), e.g. "
-                      f"{tok.lossy[0]!r:.60}; consider tokenizer='unicode' (on_non_ascii='ignore' silences this)",
+                      f"{tok.lossy[0]!r:.60}; consider tokenize='unicode' (on_non_ascii='ignore' silences this)",
                       RougeTokenizationWarning, stacklevel=3)
 
 
