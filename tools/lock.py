@@ -92,7 +92,7 @@ def diff(venv: Path, lock: Path = LOCK) -> int:
     if not rows:
         print(f'{Path(venv).name} equals {name}: no drift')
         return 0
-    w = max(len(r[0]) for r in rows)
+    w = max(len('package'), *(len(r[0]) for r in rows))
     print(f'{Path(venv).name} against {name}: {len(rows)} package(s) differ')
     print(f'  {"package":<{w}}  {"locked":<14} {"now":<14} ')
     for n, a, b, how in rows: print(f'  {n:<{w}}  {a:<14} {b:<14} {how}')
