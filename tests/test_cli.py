@@ -28,6 +28,17 @@ def test_no_arguments_prints_the_bundled_sample_table():
     assert any(l.startswith('bleu: BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp') for l in lines)
 
 
+@pytest.mark.parametrize('module', ['textmetrics_edu', 'textmetrics_edu.cli'])
+def test_python_dash_m_runs_the_command_line(module):
+    "`python -m textmetrics_edu` and `python -m textmetrics_edu.cli` are the console script (they printed nothing)"
+    for args in (['--help'], ['score']):
+        p = subprocess.run([sys.executable, '-m', module, *args], capture_output=True, text=True, timeout=600)
+        assert (p.returncode, p.stdout, p.stderr) == (0, run(*args).stdout, ''), (module, args, p.stderr)
+    assert p.stdout.startswith('bundled sample: WMT22 en-de')
+    bad = subprocess.run([sys.executable, '-m', module, 'score', '--metrics', 'nope'], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith('textmetrics-edu: error:') and 'nope' in bad.stderr, bad.stderr
+
+
 @pytest.mark.parametrize('refset', sweep(['A', 'B', 'all'], keep=['all']))   # A and B alone: --slow
 def test_cli_reproduces_official_scores_on_all_systems(refset, wmt22):
     refs = {'A': ['ref.A.de'], 'B': ['ref.B.de'], 'all': ['ref.A.de', 'ref.B.de']}[refset]

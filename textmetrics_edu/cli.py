@@ -342,3 +342,7 @@ def _silence_stdout():
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError): pass
+
+# %% ../nbs/90_cli.ipynb #424c9b13
+# run as a script (`python -m textmetrics_edu.cli`); a notebook's namespace has no __file__
+if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())
