@@ -289,6 +289,64 @@ def test_cli_json_exclude_and_files(capsys, tmp_path):
     assert d['results']['chrf']['pearson']['score'] == pytest.approx(correlate(m, hs, ci=None).score, abs=1e-12)
 
 
+def test_cli_negates_error_rates_on_wmt22(capsys):
+    """TER is lower-is-better: meta-eval correlates its negation (it ranked TER upside down: pairwise accuracy 0.231
+    instead of 0.769 on WMT22 ja-en). Here: sacreBLEU 2.6.0's system TER on WMT22 ru-en (sacrebleu_ter_system.tsv, see
+    the folder's README), under the name the TSV gives it ('TER': the registry's `ter`, matched case-insensitively)."""
+    human = {r['system']: float(r['z']) for r in _tsv(RU / 'human_da_sys.tsv')}
+    ter = {r['system']: float(r['score']) for r in _tsv(RU / 'sacrebleu_ter_system.tsv')}
+    args = ['meta-eval', '--human', str(RU / 'human_da_sys.tsv'), '--human-column', 'z', '--metric-scores',
+            str(RU / 'sacrebleu_ter_system.tsv'), '--statistics', 'pearson,pairwise_accuracy', '--format', 'json',
+            '--quiet', '--ci', '0']
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d['negated'] == ['TER']
+    for st in ('pearson', 'pairwise_accuracy'):
+        want = correlate({k: -v for k, v in ter.items()}, human, statistic=st, ci=None).score
+        assert d['results']['TER'][st]['score'] == pytest.approx(want, abs=1e-12)
+        assert want > 0   # with the sign right, TER agrees with the humans as BLEU and chrF do
+    assert d['results']['TER']['pairwise_accuracy']['score'] > 0.5
+    # a metric the registry does not know is declared on the command line
+    bleu = RU / 'official_automatic_scores.tsv'
+    assert main(['meta-eval', '--human', str(RU / 'human_da_sys.tsv'), '--metric-scores', str(bleu), '--metrics', 'bleu-A',
+                 '--lower-is-better', 'bleu-A', '--statistics', 'pearson', '--format', 'json', '--quiet', '--ci', '0']) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d['negated'] == ['bleu-A'] and d['results']['bleu-A']['pearson']['score'] < 0
+    assert main(['meta-eval', '--human', str(RU / 'human_da_sys.tsv'), '--metric-scores', str(bleu), '--metrics', 'bleu-A',
+                 '--lower-is-better', 'ter']) == 2
+    assert '--lower-is-better' in capsys.readouterr().err
+
+
+def test_cli_negates_error_rates_it_computes(capsys, tmp_path):
+    "From system files: TER and WER negated, WIP (information preserved) not, each as the library's correlation says"
+    refs = tmp_path / 'ref.en'; refs.write_text(_head(RU / 'ref.A.en'))
+    hyps = []
+    for s in ('HuaweiTSC', 'Online-W', 'SRPOL', 'ALMAnaCH-Inria'):
+        p = tmp_path / f'{s}.en'; p.write_text(_head(RU / 'sys' / f'{s}.en')); hyps.append(str(p))
+    hs = {'HuaweiTSC': 0.04, 'Online-W': -0.04, 'SRPOL': 0.0, 'ALMAnaCH-Inria': -0.24}
+    human = tmp_path / 'h.tsv'
+    human.write_text('system\tscore\n' + ''.join(f'{k}\t{v}\n' for k, v in hs.items()))
+    assert main(['meta-eval', *hyps, '--human', str(human), '-r', str(refs), '--metrics', 'ter,wer,wip',
+                 '--statistics', 'pearson', '--format', 'json', '--quiet', '--ci', '0']) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d['negated'] == ['ter', 'wer']
+    from textmetrics_edu.core import METRICS
+    ref_lines = refs.read_text().split('\n')[:-1]
+    for m, sign in (('ter', -1), ('wer', -1), ('wip', 1)):
+        f = METRICS[m].corpus_fn
+        sc = {Path(h).stem: sign * float(f(Path(h).read_text().split('\n')[:-1], ref_lines)) for h in hyps}
+        assert d['results'][m]['pearson']['score'] == pytest.approx(correlate(sc, hs, ci=None).score, abs=1e-12), m
+
+
+def test_every_registered_metric_declares_its_direction():
+    "Declared once, on the metric: the error rates are lower-is-better, every similarity higher-is-better"
+    from textmetrics_edu.core import METRICS, discover_metrics
+    discover_metrics()
+    lower = sorted(k for k, v in METRICS.items() if not v.higher_is_better)
+    assert lower == ['cer', 'mer', 'ter', 'wer', 'wil']
+    assert all(v.metric is None or v.metric.higher_is_better == v.higher_is_better for v in METRICS.values())
+
+
 def test_cli_errors(capsys):
     assert main(['meta-eval', '--human', str(RU / 'human_da_sys.tsv'), '--metric-scores', str(RU / 'official_automatic_scores.tsv'),
                  '--metrics', 'nope']) == 2

@@ -305,7 +305,7 @@ def run_metrics(args) -> int:
     "The `metrics` sub-command: every metric and its options."
     for n, s in sorted(METRICS.items()):
         opts = ' '.join(o.flag for o in s.options)
-        print(f"{n:10} {s.description}" + (f"  [{opts}]" if opts else ''))
+        print(f"{n:10} {s.description}" + ('' if s.higher_is_better else ' (lower is better)') + (f"  [{opts}]" if opts else ''))
     return 0
 
 

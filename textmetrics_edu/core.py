@@ -374,6 +374,7 @@ class MetricSpec:
     options: tuple = ()  # CliOption instances
     fixed: dict = field(default_factory=dict)  # keyword arguments always passed (e.g. rouge_type)
     multi_ref: bool = True  # whether the metric takes several references per segment
+    higher_is_better: bool = True  # the metric's direction (`Metric.higher_is_better`)
     description: str = ''
     metric: Any = None  # the protocol spec (`Metric`) when the metric is written on it
 
@@ -503,6 +504,8 @@ class Metric:
     multi_ref: bool = True  # several references per segment
     description: str = ''
     cli_prefix: str = ''  # CLI flags are `--PREFIX-OPTION` (default: the name), e.g. 'rouge' for the ROUGE family
+    higher_is_better: bool = True  # the direction: False for error rates (TER, WER); meta-evaluation, rankings
+    # and tables read it here (declared once)
 
     def opts(self, given: dict, sentence: bool = False) -> dict:
         "Validated options of a call (defaults, sentence-level defaults and fixed values filled in)."
@@ -646,7 +649,8 @@ def register(metric: Metric,  # the protocol spec
     "Register a protocol metric for the CLI, the significance tests and the index table; returns it."
     register_metric(MetricSpec(metric.name, corpus or metric.corpus, sentence or metric.sentence,
                                options=cli_options(metric), multi_ref=metric.multi_ref,
-                               description=metric.description, metric=metric))
+                               description=metric.description, higher_is_better=metric.higher_is_better,
+                               metric=metric))
     return metric
 
 
@@ -673,14 +677,14 @@ def get_metric(name: str) -> Metric:
 
 
 def metrics_table() -> str:
-    "A Markdown table of the registered metrics: name, description, aggregation, options (for the index page)."
-    rows = ['| metric | what | corpus score | options |', '|---|---|---|---|']
+    "A Markdown table of the registered metrics: name, description, direction, aggregation, options (index page)."
+    rows = ['| metric | what | better | corpus score | options |', '|---|---|---|---|---|']
     for n, s in sorted(METRICS.items()):
         m = s.metric
         agg = ('summed statistics' if m.aggregate == 'sum' else 'mean of segment scores') if m else 'own'
         opts = ', '.join(f"`{o.name}`" for o in m.options if o.name not in m.fixed) if m else \
             ', '.join(f"`{o.kwarg}`" for o in s.options)
-        rows.append(f"| `{n}` | {s.description} | {agg} | {opts} |")
+        rows.append(f"| `{n}` | {s.description} | {'higher' if s.higher_is_better else 'lower'} | {agg} | {opts} |")
     return '\n'.join(rows)
 
 # %% ../nbs/00_core.ipynb #e0883355

@@ -21,7 +21,8 @@ __all__ = ['AVERAGE_BY', 'STATISTICS', 'RESAMPLE', 'EXPLORER_STATISTICS', 'META_
            'bootstrap_values', 'bootstrap_values_fast', 'CorrelationResult', 'correlate', 'ComparisonResult',
            'perm_both', 'williams_test', 'williams', 'significance_clusters', 'correlation_table', 'table_html',
            'pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b', 'render_meta_eval_html', 'meta_eval_explorer',
-           'wmt22_system_scores', 'render_system_explorer_html', 'read_human_tsv', 'read_metric_tsv', 'run_meta_eval']
+           'wmt22_system_scores', 'render_system_explorer_html', 'read_human_tsv', 'read_metric_tsv', 'lower_is_better',
+           'run_meta_eval']
 
 # %% ../nbs/61_meta_eval.ipynb #6dede84d
 def _is_number(x) -> bool:
@@ -935,6 +936,9 @@ def _meta_eval_arguments(p):
     p.add_argument('--seed', type=int, default=12345)
     p.add_argument('--format', choices=('text', 'json'), default='text')
     p.add_argument('--quiet', action='store_true', help='no progress on stderr')
+    p.add_argument('--lower-is-better', default='', metavar='NAMES',
+                   help="comma-separated metrics of --metric-scores where lower is better (error rates), besides the "
+                        "registered ones (ter, wer, ...), whose direction is known")
 
 
 def _metric_tables(args, systems) -> dict[str, dict[str, float]]:
@@ -966,8 +970,22 @@ def _metric_tables(args, systems) -> dict[str, dict[str, float]]:
     return out
 
 
+def lower_is_better(names, declared: str = '') -> set[str]:
+    """The metric names among `names` whose scores fall as quality rises: the registered metrics that declare
+    `higher_is_better=False` (TER, WER, CER, MER, WIL; matched case-insensitively, so a TSV's `TER` is TER) and those in
+    `declared` (comma-separated). Correlating them with human scores as they are gives the opposite sign."""
+    from textmetrics_edu.core import METRICS, discover_metrics
+    discover_metrics()
+    known = {k.lower(): v.higher_is_better for k, v in METRICS.items()}
+    extra = {n for n in declared.split(',') if n}
+    bad = extra - set(names)
+    if bad: raise MetricInputError(f"--lower-is-better: {sorted(bad)} not among the metrics {list(names)}")
+    return {n for n in names if known.get(n.lower()) is False} | extra
+
+
 def run_meta_eval(args) -> int:
-    "The `meta-eval` sub-command: every chosen metric's correlation with the human scores, with intervals."
+    """The `meta-eval` sub-command: every chosen metric's correlation with the human scores, with intervals. Error
+    rates (`lower_is_better`) are negated first, so that every statistic reads "higher agrees with humans"."""
     import json
     human, column = read_human_tsv(args.human, args.human_column)
     excluded = [s for s in args.exclude.split(',') if s]
@@ -979,6 +997,8 @@ def run_meta_eval(args) -> int:
         if s not in STATISTICS or 'system' not in STATISTICS[s][0] or s == 'soft_pairwise_accuracy':
             raise MetricInputError(f"--statistics: {s!r} is not a system-level statistic computable from system scores")
     tables = _metric_tables(args, list(human))
+    negated = lower_is_better(tables, args.lower_is_better)
+    tables = {m: ({k: -v for k, v in t.items()} if m in negated else t) for m, t in tables.items()}
     ci = args.ci or None
     results = {}
     todo = [(m, s) for m in tables for s in stats_]
@@ -990,12 +1010,14 @@ def run_meta_eval(args) -> int:
                                                  n_resamples=args.n_resamples, seed=args.seed)
     if args.format == 'json':
         print(json.dumps(dict(human=args.human, human_column=column, systems=list(human), excluded=excluded,
+                              negated=sorted(negated),
                               results={m: {s: r.to_dict() for s, r in d.items()} for m, d in results.items()}), indent=1))
         return 0
     print(f"meta-eval: {len(human)} systems, human score {column!r} from {args.human}" +
           (f", excluding {', '.join(excluded)}" if excluded else ''))
     if ci: print(f"{ci:.0%} bootstrap intervals: {args.n_resamples} resamples of the systems, seed {args.seed}")
-    w = max(len(m) for m in results) + 2
+    if negated: print(f"negated (lower is better): {', '.join(sorted(negated))}")
+    w = max(len('metric'), *(len(m) for m in results)) + 2
     cell = lambda r: f"{r.score:6.3f}" + (f" [{r.ci_low:6.3f}, {r.ci_high:6.3f}]" if r.ci_low is not None else '')
     cw = max(len(cell(r)) for d in results.values() for r in d.values()) + 2
     print('metric'.ljust(w) + ''.join(s.ljust(cw) for s in stats_))

@@ -270,7 +270,7 @@ def _ter_score(st: TERStats, o, signature='', n_segments=1) -> 'TERResult':
 
 
 TER = Metric(
-    'ter', description='TER (Snover et al. 2006), sacreBLEU-compatible',
+    'ter', description='TER (Snover et al. 2006), sacreBLEU-compatible', higher_is_better=False,  # an error rate
     options=(Option('normalized', bool, False, 'tercom tokenisation'),
              Option('no_punct', bool, False, 'remove punctuation'),
              Option('asian_support', bool, False, 'CJK splitting / punctuation (with normalized / no_punct)'),

@@ -366,7 +366,8 @@ def _wer_metric(measure, description):
                                    "callable str -> str", flag='--wer-normalize'),),
                   segment_stats, score, signature, preprocess=lambda text, o: _items(text, unit, get_normalizer(o['normalize'])),
                   prepare_refs=prepare_refs, check=lambda o, name: get_normalizer(o['normalize']), multi_ref=False,
-                  description=description, cli_prefix='wer')
+                  description=description, cli_prefix='wer',
+                  higher_is_better=measure == 'wip')  # WIP is preserved information; WER, CER, MER, WIL are error rates
 
 
 WER_METRICS = {m: _wer_metric(m, d) for m, d in [
