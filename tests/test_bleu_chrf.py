@@ -260,3 +260,34 @@ def test_ngram_table_and_explorer():
     ex.controls['refs'].value = 'a b\nc d'
     ex.controls['max_order'].value = 1
     assert 'p_1' in ex.output.value and 'p_2' not in ex.output.value
+
+
+def test_zero_weight_orders_are_left_out_as_nltk():
+    """An order of weight 0 drops out of the weighted geometric mean (p^0 = 1, also for p = 0), as NLTK: weights
+    (1, 0, 0, 0) with no 4-gram match scored 0 here and BP * p_1 in NLTK (30 of 5,000 fuzzed cases). Weights may be a
+    numpy array, as NLTK's own tests pass them. 2,000 fuzzed corpora, unsmoothed, whitespace tokens."""
+    import random, warnings
+    import numpy as np
+    from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+    from textmetrics_edu import SegmentRefs
+    rng = random.Random(18)
+    vocab = 'the a cat dog sat on mat rug and was is'.split()
+    # at least 4 words: NLTK divides by max(1, count) per sentence, so a hypothesis shorter than an order would differ
+    # for another reason (its own convention, shown in the BLEU lesson)
+    sent = lambda: ' '.join(rng.choice(vocab) for _ in range(rng.randint(4, 9)))
+    weightings = [(1, 0, 0, 0), (0.5, 0.5, 0, 0), (0.2, 0.3, 0.5, 0), (0.25, 0.25, 0.25, 0.25), (0, 1, 0, 0)]
+    n_zero_order = 0
+    for case in range(2000):
+        hyps = [sent() for _ in range(rng.randint(1, 3))]
+        refs = [[sent() for _ in range(rng.randint(1, 2))] for _ in hyps]
+        w = weightings[case % len(weightings)]
+        ours = corpus_bleu(hyps, SegmentRefs(refs), weights=np.array(w, dtype=float), smooth_method='none', tokenize='none')
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')   # NLTK warns of orders with no match
+            theirs = nltk_corpus_bleu([[r.split() for r in rs] for rs in refs], [h.split() for h in hyps], weights=w)
+        # NLTK puts sys.float_info.min (2.2e-308) for an order of positive weight with no match: its score is then
+        # ~1e-308 to ~1e-77 instead of 0
+        if theirs < 1e-70: assert float(ours) == 0, (hyps, refs, w)
+        else: assert float(ours) == pytest.approx(theirs, rel=1e-12), (hyps, refs, w)
+        n_zero_order += float(ours) > 0 and 0 in ours.matches[:4]
+    assert n_zero_order > 100   # the cases that scored 0 before: an order of weight 0 without any match

@@ -219,9 +219,11 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
         else:
             precisions[n - 1] = matches[n - 1] / totals[n - 1]
     if effective_order: w = tuple([1 / order_used] * order_used)
-    used = precisions[:order_used]
-    if any(p == 0 for p in used): score = 0.0
-    else: score = bp * math.exp(sum(wn * math.log(p) for wn, p in zip(w, used)))
+    # the weighted geometric mean over the orders in use; an order of weight 0 is left out (p^0 = 1, also when p = 0,
+    # as NLTK: weights (1, 0, 0, 0) give BP * p_1 whether or not there is a 4-gram match)
+    used = [(wn, p) for wn, p in zip(w, precisions[:order_used]) if wn > 0]
+    if any(p == 0 for _, p in used): score = 0.0
+    else: score = bp * math.exp(sum(wn * math.log(p) for wn, p in used))
     return BLEUResult(score=score, signature=signature, precisions=tuple(precisions), matches=tuple(matches),
                       totals=tuple(totals), bp=bp, hyp_len=c, ref_len=r, order_used=order_used, weights=w,
                       n_segments=n_segments)

@@ -437,11 +437,12 @@ class Option:
         elif t is float:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise MetricInputError(f"{where} must be a finite number, got {v!r}")
-        elif t == 'numbers':
-            if isinstance(v, (str, bytes)) or not _is_seq(v) or any(
-                    isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) for x in v):
+        elif t == 'numbers':   # a list or tuple, or a 1-D array (numpy, pandas: `tolist()`) of real numbers
+            xs = v.tolist() if hasattr(v, 'tolist') and not isinstance(v, (str, bytes)) else v
+            if isinstance(xs, (str, bytes)) or not _is_seq(xs) or any(
+                    isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) for x in xs):
                 raise MetricInputError(f"{where} must be a list of finite numbers, got {v!r}")
-            v = tuple(v)
+            v = tuple(float(x) for x in xs)
         elif t is str:
             if not isinstance(v, str): raise MetricInputError(f"{where} must be a str, got {v!r}")
         if self.choices is not None and v not in self.choices:
