@@ -161,16 +161,16 @@ def _load(args):
     if not args.hyps:
         if args.refs: raise CliError('reference files given but no hypothesis file')
         p = wmt22_sample_path()
-        systems = {f.stem: read_segments(f) for f in sorted((p / 'sys').glob('*.de'))}
+        systems = {f.stem: read_segments(f, rstrip=True) for f in sorted((p / 'sys').glob('*.de'))}
         refs_files = [p / 'ref.A.de']
         note = f"bundled sample: WMT22 en-de, first 300 segments, reference A ({p})"
     else:
         if not args.refs: raise CliError('no reference file: give one or more with -r/--refs')
         names = [Path(h).stem for h in args.hyps]  # system names: file names without extension
         if len(set(names)) < len(names): names = [str(h) for h in args.hyps]
-        systems = {n: read_segments(h) for n, h in zip(names, args.hyps)}
+        systems = {n: read_segments(h, rstrip=True) for n, h in zip(names, args.hyps)}
         refs_files, note = [Path(r) for r in args.refs], None
-    streams = [read_segments(r) for r in refs_files]
+    streams = [read_segments(r, rstrip=True) for r in refs_files]   # as sacreBLEU's CLI
     sizes = {str(f): len(s) for f, s in zip(refs_files, streams)}
     sizes.update({n: len(s) for n, s in systems.items()})
     if len(set(sizes.values())) > 1:

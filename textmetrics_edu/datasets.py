@@ -18,8 +18,13 @@ class SegmentFileError(MetricInputError):
 
 
 def read_segments(path: str | Path,  # a text file, one segment per line
+                  *, rstrip: bool = False,  # also drop trailing whitespace ('\\r' of CRLF files too), as sacreBLEU's CLI
                  ) -> list[str]:  # the segments, without line terminators
-    "Read a UTF-8 file (a BOM is accepted) as a list of segments: one per line, '\\n' removed, nothing else changed."
+    """Read a UTF-8 file (a BOM is accepted) as a list of segments: one per line, '\\n' removed, nothing else changed
+    unless `rstrip` (the command line's reading: sacreBLEU 2.6.0's CLI `rstrip()`s every line it reads).
+    Raises `SegmentFileError` (a `MetricInputError`) for a missing, empty or non-UTF-8 file."""
+    if not isinstance(path, (str, Path)): raise SegmentFileError(f"`path` must be a str or Path, got {path!r}")
+    if not isinstance(rstrip, bool): raise SegmentFileError(f"`rstrip` must be True or False, got {rstrip!r}")
     p = Path(path)
     if not p.exists(): raise SegmentFileError(f"{path}: no such file")
     if p.is_dir(): raise SegmentFileError(f"{path}: is a directory, expected a text file")
@@ -31,7 +36,7 @@ def read_segments(path: str | Path,  # a text file, one segment per line
     if text == '': raise SegmentFileError(f"{path}: the file is empty")
     lines = text.split('\n')
     if lines[-1] == '': lines.pop()
-    return lines
+    return [l.rstrip() for l in lines] if rstrip else lines
 
 # %% ../nbs/05_datasets.ipynb #0f5f898e
 def wmt22_sample_path() -> Path:

@@ -955,9 +955,8 @@ def _metric_tables(args, systems) -> dict[str, dict[str, float]]:
     names = (args.metrics or 'bleu,chrf').split(',')
     unknown = [n for n in names if n not in METRICS]
     if unknown: raise MetricInputError(f"--metrics: unknown {unknown}; available: {sorted(METRICS)}")
-    def read(p):
-        try: return Path(p).read_text(encoding='utf-8').split('\n')[:-1]
-        except OSError as e: raise MetricInputError(f"cannot read {p!r}: {e.strerror}") from None
+    from textmetrics_edu.datasets import read_segments
+    read = lambda p: read_segments(p, rstrip=True)   # as `score` and sacreBLEU's CLI read their files
     refs = refs_from_streams(*[read(r) for r in args.refs])
     out = {n: {} for n in names}
     for i, h in enumerate(args.hyps, 1):
