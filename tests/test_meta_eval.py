@@ -434,3 +434,21 @@ def test_renderers_import_no_numpy():
     from conftest import render_in_fresh_python
     mods, h = render_in_fresh_python("import textmetrics_edu.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W')")
     assert mods == [] and h == render_system_explorer_html(exclude='Online-W')
+
+
+@pytest.mark.parametrize('bad', [-1, 1.5, '7', True, None])
+def test_seeds_and_counts_are_checked(ru_sys, bad, capsys):
+    "A negative, fractional, string, boolean or missing seed or count is a MetricInputError naming it (tracebacks before)"
+    human, _, auto = ru_sys
+    with pytest.raises(MetricInputError, match='`seed`'): correlate(auto['bleu-A'], human, seed=bad)
+    with pytest.raises(MetricInputError, match='`seed`'): perm_both(auto['bleu-A'], auto['chrf-A'], human, seed=bad)
+    for n in (bad, 0, -5):
+        with pytest.raises(MetricInputError, match='`n_resamples`'): correlate(auto['bleu-A'], human, n_resamples=n)
+        with pytest.raises(MetricInputError, match='`n_resamples`'): perm_both(auto['bleu-A'], auto['chrf-A'], human, n_resamples=n)
+    assert correlate(auto['bleu-A'], human, ci=None, n_resamples=0).score > 0.9   # no interval asked: the count is unused
+    args = ['meta-eval', '--human', str(RU / 'human_da_sys.tsv'), '--metric-scores', str(RU / 'official_automatic_scores.tsv'),
+            '--metrics', 'bleu-A', '--quiet']
+    for flag in (['--n-resamples', '-5'], ['--seed', '-1']):
+        assert main(args + flag) == 2
+        err = capsys.readouterr().err
+        assert err.startswith('textmetrics-edu: error:') and flag[0].lstrip('-').replace('-', '_') in err, err

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import re
 from collections import Counter
 from dataclasses import dataclass, field, fields, asdict
@@ -19,12 +20,13 @@ except ImportError: from textmetrics_edu import _unicode as regex  # without reg
 # %% auto #0
 __all__ = ['TOKENIZERS', 'METRICS', 'COMMANDS', 'MetricInputError', 'TextmetricsWarning', 'TextmetricsDeprecationWarning',
            'check_text', 'check_refs_of_segment', 'check_hyps', 'StreamLayoutWarning', 'SegmentRefs', 'check_refs',
-           'check_corpus', 'refs_from_streams', 'tokenize_none', 'tokenize_13a', 'tokenize_intl', 'tokenize_char',
-           'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts', 'signature_value',
-           'make_signature', 'MetricResult', 'figure_html', 'text_explorer', 'CliOption', 'MetricSpec',
-           'register_metric', 'CommandSpec', 'register_command', 'Option', 'validate_options', 'n_refs_label', 'Metric',
-           'corpus_fn', 'sentence_fn', 'detail', 'stats_row', 'stats_from_row', 'cli_flag', 'cli_options', 'register',
-           'discover_metrics', 'get_metric', 'metrics_table', 'register_corpus_level']
+           'check_corpus', 'check_seed', 'check_count', 'refs_from_streams', 'tokenize_none', 'tokenize_13a',
+           'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams', 'ngram_counts', 'max_ref_counts',
+           'clipped_counts', 'signature_value', 'make_signature', 'MetricResult', 'figure_html', 'text_explorer',
+           'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec', 'register_command', 'Option',
+           'validate_options', 'n_refs_label', 'Metric', 'corpus_fn', 'sentence_fn', 'detail', 'stats_row',
+           'stats_from_row', 'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table',
+           'register_corpus_level']
 
 # %% ../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -130,6 +132,21 @@ def check_corpus(hyps, refs, hyps_name: str = 'hyps', refs_name: str = 'refs'):
     "Validate a corpus: returns `(hyps, refs)` as a tuple of `str` and a tuple of tuples of `str`."
     hyps = check_hyps(hyps, hyps_name)
     return hyps, check_refs(refs, len(hyps), refs_name)
+
+# %% ../nbs/00_core.ipynb #6a0faab6
+def check_seed(seed, name: str = 'seed', allow_none: bool = False) -> int | None:
+    "A resampling seed: an int >= 0 (or None where `allow_none`), returned as an int; `MetricInputError` naming `name`."
+    if seed is None and allow_none: return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise MetricInputError(f"`{name}` must be {'None or ' if allow_none else ''}an int >= 0, got {seed!r}")
+    return int(seed)
+
+
+def check_count(n, name: str, minimum: int = 1) -> int:
+    "A count (resamples, permutations): an int >= `minimum`, returned as an int; `MetricInputError` naming `name`."
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < minimum:
+        raise MetricInputError(f"`{name}` must be an int >= {minimum}, got {n!r}")
+    return int(n)
 
 # %% ../nbs/00_core.ipynb #fe419f07
 def refs_from_streams(*streams: Sequence[str]) -> SegmentRefs:

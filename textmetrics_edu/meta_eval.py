@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .core import (MetricInputError, MetricResult, make_signature, register_command, CommandSpec,
-                                  _fmt)
+                                  _fmt, check_seed, check_count)
 
 # %% auto #0
 __all__ = ['AVERAGE_BY', 'STATISTICS', 'RESAMPLE', 'EXPLORER_STATISTICS', 'META_EVAL_COMMAND', 'score_tables', 'grouped_rows',
@@ -516,6 +516,8 @@ def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment sc
     if level == 'system' and average_by != 'none':
         raise MetricInputError(f"average_by: only 'none' applies at the system level, got {average_by!r}")
     if ci is not None and not 0 < ci < 1: raise MetricInputError(f"ci: expected a level in (0, 1) or None, got {ci!r}")
+    seed = check_seed(seed)
+    if ci is not None: n_resamples = check_count(n_resamples, 'n_resamples')   # (unused without an interval)
     if resample is None: resample = 'systems' if not seg else ('both' if level == 'system' else 'items')
     if resample not in RESAMPLE or (not seg and resample != 'systems'):
         raise MetricInputError(f"resample: expected one of {RESAMPLE} ('systems' only for system scores), got {resample!r}")
@@ -612,6 +614,7 @@ def perm_both(metric_a: Mapping,  # scores of metric A, as in `correlate`
     import scipy.stats
     if statistic not in STATISTICS or level not in STATISTICS[statistic][0]:
         raise MetricInputError(f"statistic: {statistic!r} is not a {level}-level statistic of {sorted(STATISTICS)}")
+    seed, n_resamples = check_seed(seed), check_count(n_resamples, 'n_resamples')
     if average_by is None: average_by = 'item' if statistic == 'darr' else 'none'
     _, Ma, H, seg = score_tables(metric_a, human_scores, min_systems=2 if level == 'segment' else 3)
     _, Mb, _, seg_b = score_tables(metric_b, human_scores, min_systems=2 if level == 'segment' else 3)

@@ -13,7 +13,7 @@ except ImportError: np = None  # the browser (Pyodide): only the explorer (pure 
 
 from .core import (MetricInputError, MetricResult, check_corpus, check_hyps, check_refs, make_signature,
                                   register_command, CommandSpec, SegmentRefs, get_metric, discover_metrics, stats_row,
-                                  stats_from_row)
+                                  stats_from_row, check_seed, check_count)
 from . import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
@@ -29,20 +29,8 @@ def _metric(metric: str):
     return get_metric(metric)
 
 
-def _is_int(x):
-    if np is not None and isinstance(x, np.integer): return True
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _check_seed(seed):
-    if seed is not None and (not _is_int(seed) or seed < 0):
-        raise MetricInputError(f"`seed` must be None or an int >= 0, got {seed!r}")
-    return seed
-
-
-def _check_n(n_samples):
-    if not _is_int(n_samples) or n_samples < 1: raise MetricInputError(f"`n_samples` must be an int >= 1, got {n_samples!r}")
-    return int(n_samples)
+def _check_seed(seed): return check_seed(seed, allow_none=True)   # core's checks (one place for every resampler)
+def _check_n(n_samples): return check_count(n_samples, 'n_samples')
 
 
 def _matrix(rows) -> np.ndarray:
