@@ -361,3 +361,15 @@ def test_renderer_uses_the_python_engine_and_imports_no_numpy():
     mods, h = render_in_fresh_python("import textmetrics_edu.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS)",
                                      heavy=('numpy', 'scipy', 'pandas', 'pingouin', 'krippendorff'))
     assert mods == [] and h == render_mos_html(EXAMPLE_RATINGS)
+
+
+@pytest.mark.parametrize('bad', [-1, 1.5, '7', True])
+def test_seeds_and_counts_are_checked(bad):
+    "mos and paired_mos_test: a bad seed or bootstrap count is a MetricInputError naming it (numpy tracebacks before)"
+    r = parse_ratings(EXAMPLE_RATINGS)
+    with pytest.raises(MetricInputError, match='`seed`'): mos(r, seed=bad)
+    with pytest.raises(MetricInputError, match='`seed`'): paired_mos_test(r, 'A', 'B', test='bootstrap', seed=bad)
+    for n in (bad, 0, -5, False):
+        with pytest.raises(MetricInputError, match='`n_samples`'): mos(r, n_samples=n)
+        with pytest.raises(MetricInputError, match='`n_samples`'): paired_mos_test(r, 'A', 'B', n_samples=n)
+    assert mos(r, seed=None)   # None: an unseeded bootstrap, as documented

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .core import MetricInputError, MetricResult, make_signature
+from .core import MetricInputError, MetricResult, make_signature, check_seed, check_count
 
 COLUMNS = ('system', 'item', 'rater', 'score')  # the long table's columns, in this order
 ACR_SCALE = (1, 5)  # ITU-T P.800 Absolute Category Rating: 1 Bad ... 5 Excellent
@@ -270,7 +270,7 @@ def mos(ratings,  # long table (system, item, rater, score): list of dicts/4-tup
     if engine not in ('numpy', 'python'): raise MetricInputError(f"`engine` must be 'numpy' or 'python', got {engine!r}")
     if not isinstance(confidence, float) or not 0 < confidence < 1:
         raise MetricInputError(f"`confidence` must be a float in (0, 1), got {confidence!r}")
-    if not isinstance(n_samples, int) or n_samples < 1: raise MetricInputError(f"`n_samples` must be an int >= 1, got {n_samples!r}")
+    seed, n_samples = check_seed(seed, allow_none=True), check_count(n_samples, 'n_samples')
     recs = ratings_records(ratings, scale=scale, columns=columns)
     sig = make_signature('mos', conf=confidence, boot=f"2way-{n_samples}", seed=seed,
                          scale='none' if scale is None else f"{scale[0]:g}-{scale[1]:g}",
@@ -381,6 +381,7 @@ def paired_mos_test(ratings,  # long table (system, item, rater, score), as for 
     import numpy as np
     from scipy import stats
     if test not in PAIRED_TESTS: raise MetricInputError(f"`test` must be one of {list(PAIRED_TESTS)}, got {test!r}")
+    seed, n_samples = check_seed(seed, allow_none=True), check_count(n_samples, 'n_samples')
     recs = ratings_records(ratings, scale=scale, columns=columns)
     names = set(r[0] for r in recs)
     for arg, s in (('baseline', baseline), ('system', system)):
