@@ -452,3 +452,11 @@ def test_seeds_and_counts_are_checked(ru_sys, bad, capsys):
         assert main(args + flag) == 2
         err = capsys.readouterr().err
         assert err.startswith('textmetrics-edu: error:') and flag[0].lstrip('-').replace('-', '_') in err, err
+
+
+@pytest.mark.parametrize('args, match', [((0.71, -0.65, 0.23, 11), 'inconsistent'), ((0.7, 0.6, 0.5, 10.5), '`n`'),
+                                         ((float('nan'), 0.6, 0.5, 10), '`r12`'), ((0.7, 0.6, 1.5, 10), '`r23`'),
+                                         ((0.7, 0.6, 0.5, 3), '`n`'), ((0.7, '0.6', 0.5, 10), '`r13`')])
+def test_williams_test_refuses_what_no_data_gives(args, match):
+    "Correlations no three variables can have (a negative determinant: `math domain error` before), nan, n not an int > 3"
+    with pytest.raises(MetricInputError, match=match): williams_test(*args)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -642,8 +643,15 @@ def williams_test(r12: float,  # correlation of the human scores with metric A
                  ) -> float:  # p-value of |r12 - r13| under the null of equal correlations
     "Williams' test for two dependent correlations sharing one variable (Graham and Baldwin 2014; mt-metrics-eval `WilliamsTest`)."
     import scipy.stats
-    if n <= 3: raise MetricInputError(f"n: the Williams test needs more than 3 points, got {n}")
+    for name, r in (('r12', r12), ('r13', r13), ('r23', r23)):
+        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not -1 - 1e-12 <= r <= 1 + 1e-12:   # (and nan)
+            raise MetricInputError(f"`{name}` must be a correlation in [-1, 1], got {r!r}")
+    n = check_count(n, 'n', minimum=4)   # the t distribution has n - 3 degrees of freedom
+    # k is the determinant of the 3 x 3 correlation matrix: negative only for correlations no data can have
     k = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r23 * r13
+    if k < 0:
+        raise MetricInputError(f"r12={r12}, r13={r13}, r23={r23}: these three correlations are inconsistent (no three "
+                               f"variables have them: the determinant of their correlation matrix would be {k:.4g} < 0)")
     rbar = (r12 + r13) / 2
     tnum = (r12 - r13) * math.sqrt((n - 1) * (1 + r23))
     tden = math.sqrt(2 * (n - 1) / (n - 3) * k + rbar ** 2 * (1 - r23) ** 3)
