@@ -111,3 +111,29 @@ def test_errors_are_one_line_and_status_2(tmp_path, case):
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert p.stderr.count('\n') == 1 and p.stderr.startswith('textmetrics-edu: error: ')
     assert 'Traceback' not in p.stderr and p.stdout == ''
+
+
+def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
+    """`--no-ter-lowercase` was read as "not given" (False counted as unset): TER stayed case-insensitive. Every
+    boolean option whose default is True (from the registry: none can be forgotten) passes False with its --no- flag."""
+    import argparse
+    from textmetrics_edu.cli import build_parser, _kwargs
+    from textmetrics_edu.core import METRICS, discover_metrics
+    discover_metrics()
+    checked = 0
+    for name, spec in METRICS.items():
+        for o in spec.options:
+            if o.action is not argparse.BooleanOptionalAction: continue
+            args = build_parser().parse_args(['score', '--metrics', name, '--no-' + o.flag[2:]])
+            assert _kwargs(spec, args).get(o.kwarg) is False, (name, o.flag)
+            checked += 1
+    assert checked >= 1
+    # on real data: TER with --no-ter-lowercase is the case-sensitive TER
+    hyps, refs = wmt22['systems'][WMT22_SYSTEMS[0]][:100], wmt22['refs_A'][:100]
+    h, r = tmp_path / 'h.de', tmp_path / 'r.de'
+    h.write_text(''.join(f'{x}\n' for x in hyps)); r.write_text(''.join(f'{x}\n' for x in refs))
+    out = io_main(['score', h, '-r', r, '--metrics', 'ter', '--no-ter-lowercase', '--format', 'json'])
+    from textmetrics_edu import corpus_ter
+    got = out['systems'][0]['metrics']['ter']['score']
+    assert got == pytest.approx(float(corpus_ter(hyps, refs, lowercase=False)), abs=1e-12)
+    assert got != pytest.approx(float(corpus_ter(hyps, refs)), abs=1e-6)

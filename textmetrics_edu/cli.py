@@ -104,8 +104,8 @@ LEGACY_FLAGS.update({'--average': ('average', dict(choices=('binary', 'micro', '
 
 # %% ../nbs/90_cli.ipynb #a9b24442
 def _set(args, flag):
-    v = getattr(args, _dest(flag), None)
-    return v is not None and v is not False
+    "Whether the flag was given: every flag's default is None, so `--no-ter-lowercase` (False) counts as given"
+    return getattr(args, _dest(flag), None) is not None
 
 
 def _old_spellings(metric) -> dict:
