@@ -29,10 +29,6 @@ def _metric(metric: str):
     return get_metric(metric)
 
 
-def _check_seed(seed): return check_seed(seed, allow_none=True)   # core's checks (one place for every resampler)
-def _check_n(n_samples): return check_count(n_samples, 'n_samples')
-
-
 def _matrix(rows) -> np.ndarray:
     exact = all(isinstance(x, int) for r in rows for x in r)
     return np.array(rows, dtype=np.int64 if exact else np.float64)
@@ -127,8 +123,8 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
     sacreBLEU 2.6.0 `sacrebleu.significance.PairedTest` for BLEU and chrF (p-values identical; means and intervals
     to float32 precision, since sacreBLEU sums statistics in float32 and we in integers)."""
     if test not in ('bs', 'ar'): raise MetricInputError(f"`test` must be 'bs' or 'ar', got {test!r}")
-    _check_seed(seed)
-    n_samples = _check_n(1000 if test == 'bs' else 10000) if n_samples is None else _check_n(n_samples)
+    check_seed(seed, allow_none=True)
+    n_samples = (1000 if test == 'bs' else 10000) if n_samples is None else check_count(n_samples, 'n_samples')
     hy, refs = _prepare({'baseline': baseline, 'system': system}, refs)
     baseline, system = hy['baseline'], hy['system']
     bl = stats_matrix(baseline, refs, metric, **opts)
@@ -164,7 +160,7 @@ def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
                  seed: int | None = 12345,  # RNG seed >= 0; None for an unseeded run
                  **opts) -> tuple[float, float]:  # (mean, half-width of the 95% interval), in the metric's unit
     "Bootstrap mean and 95% confidence half-width of one system's corpus score (sacreBLEU's `--confidence`)."
-    _check_seed(seed); n_samples = _check_n(n_samples)
+    check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
     M = stats_matrix(hyps, refs, metric, **opts)
     f = _scorer(metric, opts, len(M))
     idx = np.random.default_rng(seed).choice(len(M), size=(n_samples, len(M)), replace=True)
@@ -245,7 +241,7 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
     import html, random
     e = html.escape
     try:
-        _check_seed(seed); n_samples = _check_n(n_samples)
+        check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
         hy, refs = _prepare({'baseline': baseline, 'system': system}, refs)
         spec = _metric(metric)
         o = spec.opts({})

@@ -20,7 +20,8 @@ const HERE = new URL('.', import.meta.url);
 // ---------------------------------------------------------------------------------------------------------------
 // Worker: the Python side
 // ---------------------------------------------------------------------------------------------------------------
-async function startPython() {
+// `report(message)`: tells the pages what the runtime is waiting for
+async function startPython(report) {
   const t0 = performance.now(), marks = {};
   const mark = (what) => { marks[what] = Math.round(performance.now() - t0) / 1000; };   // seconds since the worker began
   const zip = fetch(new URL('textmetrics_edu.zip', HERE));   // asked for now, while the runtime loads
@@ -28,12 +29,12 @@ async function startPython() {
   mark('pyodide.mjs');
   const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', HERE).href });
   mark('loadPyodide');
-  postMessage({ pending: 'the package source (textmetrics_edu.zip)' });
+  report({ pending: 'the package source (textmetrics_edu.zip)' });
   const z = await zip;
   if (!z.ok) throw new Error(`textmetrics_edu.zip: HTTP ${z.status}`);
   pyodide.unpackArchive(await z.arrayBuffer(), 'zip', { extractDir: '/tme' });
   mark('unpack');
-  postMessage({ pending: 'importing textmetrics_edu.live' });
+  report({ pending: 'importing textmetrics_edu.live' });
   pyodide.runPython("import sys; sys.path.insert(0, '/tme')");
   const live = pyodide.pyimport('textmetrics_edu.live');
   mark('import');
@@ -52,16 +53,12 @@ function serve(port, ready) {
 }
 
 function workerMain() {
-  let ready = null;   // started once, for every page that connects
-  const progress = [];   // the pages' ports, told what the runtime is waiting for
-  const post = typeof globalThis.postMessage === 'function' ? globalThis.postMessage.bind(globalThis) : null;   // dedicated only
-  globalThis.postMessage = (m) => { for (const p of progress) p.postMessage(m); };   // startPython's progress messages
-  const start = () => (ready = ready || startPython());
   if (typeof SharedWorkerGlobalScope !== 'undefined' && self instanceof SharedWorkerGlobalScope) {
-    onconnect = ({ ports: [port] }) => { progress.push(port); serve(port, start()); };
+    const ports = [];   // every page connected so far hears the start-up progress
+    const ready = startPython((m) => { for (const p of ports) p.postMessage(m); });   // started once, for every page
+    onconnect = ({ ports: [port] }) => { ports.push(port); serve(port, ready); };
   } else {
-    progress.push({ postMessage: post });
-    serve(self, start());
+    serve(self, startPython((m) => postMessage(m)));
   }
 }
 
