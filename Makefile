@@ -62,8 +62,10 @@ test-latest:
 system-deps:
 	bash tools/install-system-deps.sh
 
+# tools/export.py, not a bare nbdev_export: a notebook's cells go to the modules of their roles (`#| export views.bleu`),
+# which nbdev writes correctly only when each module is created fresh in the run (see the script)
 export: $(STAMP)
-	$(VENV)/bin/nbdev_export
+	$(PY) tools/export.py
 
 # Notebooks are committed without outputs. (1) JupyterLab saves them cleaned: nbdev's pre-save hook (settings.ini:
 # jupyter_hooks, clear_all), configured for this environment's Jupyter only (.venv/etc/jupyter). (2) Git's clean

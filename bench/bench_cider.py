@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pycocoevalcap.cider.cider import Cider
 
-from textmetrics_edu.cider import corpus_cider, tokenize_caption, prepare_references
+from textmetrics_edu.metrics.cider import corpus_cider, tokenize_caption, prepare_references
 
 THUMB = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'captioning' / 'thumb_mscoco_imgs001-250'
 SYSTEMS = ['Up-Down', 'Unified-VLP', 'VinVL-base', 'VinVL-large', 'Human']

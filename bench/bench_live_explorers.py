@@ -22,7 +22,7 @@ average 2 from the benchmark's own Chromium): bleu.html live after 4.42 s cold, 
 each); Node, the same start: 3.0 s wall, 3.7 CPU-s. The same command at 22:27 UTC (load 0.3) gave 5.98 s cold and a
 Node start of 4.7 s: the machine's own speed moved the figures across the 5 s target (`TME_DOCS=dir` compares two
 built sites in one run). Where the time goes (Node): loadPyodide 2.8 s, unpacking the zip 0.03 s, importing
-textmetrics_edu.live 0.08 s, the first BLEU render 0.5 s (mostly compiling the modules' bytecode).
+textmetrics_edu.app.live 0.08 s, the first BLEU render 0.5 s (mostly compiling the modules' bytecode).
 
 Measured 2026-11-24 02:25 UTC, machine idle (load average 1-2, the benchmark's own Chromium), after the worker began
 fetching the package zip while the runtime loads and reporting `tmeLive.marks`: bleu.html live after 3.9-4.2 s cold,
@@ -66,7 +66,7 @@ const c0 = process.cpuUsage(), t0 = performance.now();
 const py = await loadPyodide();
 py.unpackArchive(new Uint8Array(fs.readFileSync('%s')), 'zip', { extractDir: '/tme' });
 py.runPython("import sys; sys.path.insert(0, '/tme')");
-py.pyimport('textmetrics_edu.live').site_explorer('bleu').render();
+py.pyimport('textmetrics_edu.app.live').site_explorer('bleu').render();
 const c = process.cpuUsage(c0);
 console.log(JSON.stringify({wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6}));
 """

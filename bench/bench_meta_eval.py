@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from textmetrics_edu.meta_eval import correlate  # noqa: E402
+from textmetrics_edu.stats.meta_eval import correlate  # noqa: E402
 
 CASES = [('pearson', 'none'), ('spearman', 'item'), ('kendall', 'item'), ('tau_23', 'item'), ('acc_23', 'item'),
          ('acc_eq', 'item'), ('tau_eq', 'item'), ('pearson', 'item'), ('darr', 'item')]

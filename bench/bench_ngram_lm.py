@@ -17,7 +17,7 @@ from nltk.lm import KneserNeyInterpolated, Vocabulary
 from nltk.lm.preprocessing import padded_everygram_pipeline, pad_both_ends
 from nltk.util import ngrams
 
-from textmetrics_edu.ngram_lm import read_sentences, train_ngram_lm
+from textmetrics_edu.lm.ngram_lm import read_sentences, train_ngram_lm
 
 DATA = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'lm' / 'tinyshakespeare'
 

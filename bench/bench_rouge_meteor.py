@@ -23,8 +23,8 @@ from rouge_score import rouge_scorer
 from nltk.translate.meteor_score import meteor_score as nltk_meteor
 
 from textmetrics_edu import corpus_rouge, corpus_meteor
-from textmetrics_edu import rouge as _rouge, meteor as _meteor
-from textmetrics_edu.meteor import load_wordnet, _tok
+from textmetrics_edu.metrics import rouge as _rouge, meteor as _meteor
+from textmetrics_edu.metrics.meteor import load_wordnet, _tok
 
 ROOT = Path(__file__).resolve().parent.parent / 'tests' / 'data'
 SUMM = ROOT / 'summarization' / 'thumb_cnndm_summeval_docs001-050'

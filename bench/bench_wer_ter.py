@@ -23,7 +23,7 @@ from sacrebleu.metrics import TER
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from textmetrics_edu import corpus_wer, corpus_mer, corpus_ter  # noqa: E402
-from textmetrics_edu.wer_engine import clear_reference_caches, use_aligner  # noqa: E402
+from textmetrics_edu.kernels.wer import clear_reference_caches, use_aligner  # noqa: E402
 
 
 CPU = {}  # CPU seconds of the best run per side ('ours' / 'theirs'): less sensitive than wall time to other load

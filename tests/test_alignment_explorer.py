@@ -12,9 +12,9 @@ import pytest
 
 matplotlib.use('Agg')
 
-from textmetrics_edu.alignment_explorer import (MAX_FIGURE_INCHES, alignment_explorer, plot_dp_matrix,
+from textmetrics_edu.views.alignment import (MAX_FIGURE_INCHES, alignment_explorer, plot_dp_matrix,
                                                 render_alignment_html)
-from textmetrics_edu.edit_distance import edit_distance
+from textmetrics_edu.metrics.edit_distance import edit_distance
 
 NB = Path(__file__).resolve().parent.parent / 'nbs' / '13_alignment_explorer.ipynb'
 MATHTEXT = [r'$\cmd$', r'$\frac{1}{2}$', '$x^2$', '$', r'\$5', '$$', r'$\alpha$ and $']

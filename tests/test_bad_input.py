@@ -8,11 +8,11 @@ import pytest
 import sacrebleu
 
 from textmetrics_edu.core import MetricInputError, StreamLayoutWarning, SegmentRefs, check_hyps, refs_from_streams, tokenize
-from textmetrics_edu.bleu import corpus_bleu, sentence_bleu
-from textmetrics_edu.chrf import corpus_chrf, sentence_chrf
-from textmetrics_edu.rouge import skip_bigrams, sentence_rouge, _skip_bigrams, _ngrams
-from textmetrics_edu.ter import corpus_ter
-from textmetrics_edu.wer import corpus_wer
+from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu
+from textmetrics_edu.metrics.chrf import corpus_chrf, sentence_chrf
+from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge, _skip_bigrams, _ngrams
+from textmetrics_edu.metrics.ter import corpus_ter
+from textmetrics_edu.metrics.wer import corpus_wer
 
 EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
 
@@ -28,7 +28,7 @@ def test_skip_bigrams_hands_out_a_fresh_counter():
 
 
 def test_bleu_reference_cache_is_read_only():
-    from textmetrics_edu.bleu import _ref_info
+    from textmetrics_edu.metrics.bleu import _ref_info
     ceil, _ = _ref_info(('a b c',), 4, '13a', False)
     with pytest.raises(TypeError): ceil[0][('a',)] = 99
 
@@ -135,17 +135,17 @@ def test_cli_metric_names_and_misplaced_options(tmp_path):
 def test_plots_are_safe_for_mathtext_like_user_text():
     import matplotlib
     matplotlib.use('Agg')
-    from textmetrics_edu.meteor import render_meteor_html
-    from textmetrics_edu.perplexity import render_distribution_html
+    from textmetrics_edu.metrics.meteor import render_meteor_html
+    from textmetrics_edu.lm.perplexity import render_distribution_html
     s = r'the $\cmd$ costs $\frac{1}{0}$'
     assert 'tme-error' not in render_meteor_html(s, s + ' x', synonyms=False, tokenize='none')
     assert '<img' in render_distribution_html([r'$\cmd$', r'a$b', 'x'], [1.0, 2.0, 0.5])
 
 
 def test_burstiness_perplexity_and_lm_check_their_input():
-    from textmetrics_edu.burstiness import burstiness, sentence_burstiness, term_burstiness, term_burstiness_table
-    from textmetrics_edu.ngram_lm import train_ngram_lm
-    from textmetrics_edu.perplexity import perplexity, softmax
+    from textmetrics_edu.lm.burstiness import burstiness, sentence_burstiness, term_burstiness, term_burstiness_table
+    from textmetrics_edu.lm.ngram_lm import train_ngram_lm
+    from textmetrics_edu.lm.perplexity import perplexity, softmax
     lm = train_ngram_lm([['a', 'b', 'c'], ['a', 'c']], order=2)
     for call in [lambda: burstiness([True, False, True]), lambda: burstiness({1, 2, 3}), lambda: burstiness([1, 2], of=3),
                  lambda: sentence_burstiness(None), lambda: term_burstiness('a b a b a', 'a'),

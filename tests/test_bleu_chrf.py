@@ -9,7 +9,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from textmetrics_edu import corpus_bleu, sentence_bleu, corpus_chrf, sentence_chrf, MetricInputError, refs_from_streams
 from textmetrics_edu.core import TOKENIZERS
-from textmetrics_edu.bleu import bleu_explorer, render_bleu_html, bleu_ngram_table
+from textmetrics_edu.metrics.bleu import bleu_explorer, render_bleu_html, bleu_ngram_table
 from conftest import WMT22_SYSTEMS, sweep
 
 
@@ -160,7 +160,7 @@ def test_random_sentences_match_sacrebleu(h, refs, method, tok):
        whitespace=st.booleans(), eps_smoothing=st.booleans())
 def test_chrf_engine_equals_lesson(h, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing):
     "chrF's engine (`_seg_stats_fast`, what the corpus functions use) gives the lesson's statistics (`_seg_stats`)"
-    from textmetrics_edu import chrf as C
+    from textmetrics_edu.metrics import chrf as C
     if char_order + word_order == 0: char_order = 1
     opts = (char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     refs_before = list(refs)

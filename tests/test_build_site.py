@@ -107,6 +107,6 @@ def test_quarto_cdn_scripts_become_local():
 def test_live_zip_holds_the_package_and_the_porter_stemmer():
     import io, zipfile
     names = set(zipfile.ZipFile(io.BytesIO(b.live_zip())).namelist())
-    assert {'textmetrics_edu/__init__.py', 'textmetrics_edu/live.py', 'textmetrics_edu/_unicode.py',
-            'textmetrics_edu/bleu.py', 'nltk/stem/porter.py'} <= names
+    assert {'textmetrics_edu/__init__.py', 'textmetrics_edu/app/live.py', 'textmetrics_edu/core/_unicode.py',
+            'textmetrics_edu/metrics/bleu.py', 'nltk/stem/porter.py'} <= names
     assert 'textmetrics_edu/_modidx.py' not in names

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.burstiness import (burstiness, sentence_lengths, interarrival_gaps, term_burstiness,
+from textmetrics_edu.lm.burstiness import (burstiness, sentence_lengths, interarrival_gaps, term_burstiness,
                                         term_burstiness_table, render_burstiness_html, burstiness_explorer)
 
 

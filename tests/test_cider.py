@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError, SegmentRefs
-from textmetrics_edu.cider import (corpus_cider, sentence_cider, tokenize_caption, tokenize_captions, ptb_tokenize,
+from textmetrics_edu.metrics.cider import (corpus_cider, sentence_cider, tokenize_caption, tokenize_captions, ptb_tokenize,
                                    java_available, render_cider_html, cider_explorer, CIDErResult, document_frequency,
                                    ngram_counts_by_order, prepare_references)
 from conftest import DATA, read_jsonl
@@ -262,7 +262,7 @@ def test_reference_preparation_is_cached_and_shared(thumb):
 
 
 def test_cli(tmp_path, capsys):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     hyps = ['a dog runs on the grass', 'a cat sleeps', 'a man rides a horse']
     r1 = ['a dog running on grass', 'a cat is sleeping', 'a person riding a horse']
     r2 = ['the dog runs', 'a cat on a sofa', 'a horse and a rider']
@@ -294,7 +294,7 @@ def test_explorer_and_renderer():
 
 # --- the metric protocol: cider and cider-d are `core.Metric` specs ------------------------------------------------
 from textmetrics_edu.core import Metric, get_metric, cli_options, METRICS
-from textmetrics_edu.cider import CIDER, CIDER_D, CIDER_BASE
+from textmetrics_edu.metrics.cider import CIDER, CIDER_D, CIDER_BASE
 
 
 def test_protocol_specs_and_namespaced_flags():
@@ -328,7 +328,7 @@ def test_protocol_stages_equal_corpus_cider(thumb):
 
 
 def test_paired_test_and_bootstrap_cider_d(thumb):
-    from textmetrics_edu.significance import paired_test, bootstrap_ci, stats_matrix
+    from textmetrics_edu.stats.significance import paired_test, bootstrap_ci, stats_matrix
     base, sys_, refs = thumb['systems']['Human'], thumb['systems']['VinVL-large'], thumb['refs']
     M = stats_matrix(sys_, refs, 'cider-d')
     assert M.shape == (250, 5) and np.allclose(M[:, 0], corpus_cider(sys_, refs).segment_scores, atol=0)
@@ -343,7 +343,7 @@ def test_paired_test_and_bootstrap_cider_d(thumb):
 
 
 def test_cli_segments_explain_tsv_json_on_thumb(thumb, tmp_path, capsys):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     n = 60
     (tmp_path / 'Human.txt').write_text('\n'.join(thumb['systems']['Human'][:n]) + '\n', encoding='utf-8')
     rfiles = []

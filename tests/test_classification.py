@@ -14,7 +14,7 @@ sklearn = pytest.importorskip('sklearn')
 from sklearn import metrics as skm
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.classification import (precision_recall_fscore_support, corpus_classification, corpus_accuracy,
+from textmetrics_edu.metrics.classification import (precision_recall_fscore_support, corpus_classification, corpus_accuracy,
                                             corpus_f1, corpus_fbeta, corpus_mcc, confusion_matrix, render_confusion_html,
                                             classification_statistics, UndefinedMetricWarning)
 from conftest import read_jsonl
@@ -187,14 +187,14 @@ def test_renderer_and_result_display():
 
 def test_explorer_widget():
     pytest.importorskip('ipywidgets')
-    from textmetrics_edu.classification import classification_explorer
+    from textmetrics_edu.metrics.classification import classification_explorer
     ex = classification_explorer()
     ex.controls['average'].value = 'weighted'
     assert 'weighted F1 = 0.4667' in ex.output.value
 
 
 def test_cli(tmp_path, capsys):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     (tmp_path / 'p.txt').write_text('cat\ndog\ndog\ncat\ndog\ncat\n'); (tmp_path / 'g.txt').write_text('cat\ncat\ndog\ndog\npig\ncat\n')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -209,9 +209,9 @@ def test_cli(tmp_path, capsys):
 
 def test_no_numpy_at_import():
     import subprocess, sys
-    code = "import sys, textmetrics_edu.classification as c; print('numpy' in sys.modules)"
+    code = "import sys, textmetrics_edu.metrics.classification as c; print('numpy' in sys.modules)"
     # the package __init__ may import numpy users; check the module's own top-level imports instead
-    src = Path(__file__).parent.parent / 'textmetrics_edu' / 'classification.py'
+    src = Path(__file__).parent.parent / 'textmetrics_edu' / 'metrics' / 'classification.py'
     tops = [l for l in src.read_text().splitlines() if l.startswith(('import ', 'from '))]
     assert not any('numpy' in l or 'sklearn' in l or 'scipy' in l for l in tops), tops
 
@@ -227,7 +227,7 @@ def test_numpy_inputs():
 
 # --- the metric protocol: accuracy, f1 and mcc are `core.Metric` specs ---------------------------------------------
 from textmetrics_edu.core import Metric, get_metric, cli_options
-from textmetrics_edu.significance import paired_test, stats_matrix
+from textmetrics_edu.stats.significance import paired_test, stats_matrix
 
 
 def test_protocol_specs_and_namespaced_flags():
@@ -293,7 +293,7 @@ def test_paired_test_accuracy_and_f1():
 
 
 def test_cli_namespaced_flags_and_no_segments(tmp_path, capsys):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     (tmp_path / 'p.txt').write_text('cat\ndog\ndog\ncat\ndog\ncat\n'); (tmp_path / 'g.txt').write_text('cat\ncat\ndog\ndog\npig\ncat\n')
     g, p = 'cat cat dog dog pig cat'.split(), 'cat dog dog cat dog cat'.split()
     args = ['score', str(tmp_path / 'p.txt'), '-r', str(tmp_path / 'g.txt')]

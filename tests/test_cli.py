@@ -8,7 +8,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import CHRF
 
-from textmetrics_edu.cli import main
+from textmetrics_edu.app.cli import main
 from conftest import WMT22_EN_DE, WMT22_SYSTEMS, read_lines, sweep
 
 EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
@@ -29,9 +29,9 @@ def test_no_arguments_prints_the_bundled_sample_table():
     assert any(l.startswith('bleu: BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp') for l in lines)
 
 
-@pytest.mark.parametrize('module', ['textmetrics_edu', 'textmetrics_edu.cli'])
+@pytest.mark.parametrize('module', ['textmetrics_edu', 'textmetrics_edu.app.cli'])
 def test_python_dash_m_runs_the_command_line(module):
-    "`python -m textmetrics_edu` and `python -m textmetrics_edu.cli` are the console script (they printed nothing)"
+    "`python -m textmetrics_edu` and `python -m textmetrics_edu.app.cli` are the console script (they printed nothing)"
     for args in (['--help'], ['score']):
         p = subprocess.run([sys.executable, '-m', module, *args], capture_output=True, text=True, timeout=600)
         assert (p.returncode, p.stdout, p.stderr) == (0, run(*args).stdout, ''), (module, args, p.stderr)
@@ -117,7 +117,7 @@ def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
     """`--no-ter-lowercase` was read as "not given" (False counted as unset): TER stayed case-insensitive. Every
     boolean option whose default is True (from the registry: none can be forgotten) passes False with its --no- flag."""
     import argparse
-    from textmetrics_edu.cli import build_parser, _kwargs
+    from textmetrics_edu.app.cli import build_parser, _kwargs
     from textmetrics_edu.core import METRICS, discover_metrics
     discover_metrics()
     checked = 0

@@ -72,8 +72,8 @@ def test_tokenize_old_keyword():
 
 def test_cli_shared_flag_named_after_an_old_spelling(tmp_path, capsys):
     "`--ter-case-sensitive` (a deprecated shared flag): a note on stderr, and TER called with the current keyword."
-    from textmetrics_edu.cli import main
-    from textmetrics_edu.ter import corpus_ter
+    from textmetrics_edu.app.cli import main
+    from textmetrics_edu.metrics.ter import corpus_ter
     (tmp_path / 'h.txt').write_text('\n'.join(H) + '\n'); (tmp_path / 'r.txt').write_text('\n'.join(R) + '\n')
     with warnings.catch_warnings():
         warnings.simplefilter('error', TextmetricsDeprecationWarning)  # the CLI itself uses no old keyword
@@ -89,7 +89,7 @@ def test_cli_shared_flag_named_after_an_old_spelling(tmp_path, capsys):
 # ---------------------------------------------------------------- hypotheses first: old argument orders (issue 9)
 def test_render_alignment_positional_options_deprecated():
     from textmetrics_edu import edit_distance
-    from textmetrics_edu.edit_distance import render_alignment
+    from textmetrics_edu.metrics.edit_distance import render_alignment
     r = edit_distance('the cat sat', 'the dog sat')
     with deprecated(match='keyword'):
         old = render_alignment(r.a, r.b, r.ops, 'html')
@@ -104,7 +104,7 @@ def test_render_alignment_positional_options_deprecated():
 def test_explorer_old_orders_deprecated():
     import matplotlib
     matplotlib.use('Agg')
-    from textmetrics_edu.alignment_explorer import alignment_explorer, render_explorer_html, render_alignment_html
+    from textmetrics_edu.views.alignment import alignment_explorer, render_explorer_html, render_alignment_html
     ref, hyp = 'the cat sat on the mat', 'the cat sat'
     with deprecated(match='render_alignment_html'):
         assert render_explorer_html(ref, hyp, plot=False) == render_alignment_html(hyp, ref, plot=False)
@@ -121,7 +121,7 @@ def test_explorer_old_orders_deprecated():
 
 
 def test_align_segments_old_order_warns():
-    from textmetrics_edu.wer import align_segments, align_items
+    from textmetrics_edu.metrics.wer import align_segments, align_items
     r, h = (tuple('the cat sat on the mat'.split()),), (tuple('the cat sat on mat today'.split()),)
     with deprecated(match='hypotheses first'): old = align_segments(r, h)
     assert old == align_items(h, r) and old.codes == align_items(h, r).codes == ('CCCCSS',)

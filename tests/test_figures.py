@@ -26,7 +26,8 @@ MAKES_FIGURE = re.compile(r'\bFigure\(|plt\.subplots?\(|plt\.figure\(|\bplot_\w+
 
 
 def _directives(src: str) -> set[str]:
-    return {l[3:].split(':')[0].strip() for l in src.splitlines() if l.startswith('#| ')}
+    "The directive names of a cell (`#| export views.bleu` is `export`)."
+    return {(l[3:].split(':')[0].split() or [''])[0] for l in src.splitlines() if l.startswith('#| ')}
 
 
 def _body(src: str) -> str:

@@ -12,7 +12,7 @@ skm = pytest.importorskip('sklearn.metrics')
 sps = pytest.importorskip('scipy.stats')
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.glue import (task_metrics, benchmark_score, corpus_glue, corpus_superglue, normalize_answer, token_f1,
+from textmetrics_edu.metrics.glue import (task_metrics, benchmark_score, corpus_glue, corpus_superglue, normalize_answer, token_f1,
                                   round_half_up, TASKS)
 
 
@@ -186,13 +186,13 @@ def test_bad_input(call, msg):
 
 def test_no_heavy_imports_at_top():
     from pathlib import Path
-    src = Path(__file__).parent.parent / 'textmetrics_edu' / 'glue.py'
+    src = Path(__file__).parent.parent / 'textmetrics_edu' / 'metrics' / 'glue.py'
     tops = [l for l in src.read_text().splitlines() if l.startswith(('import ', 'from '))]
     assert not any(x in l for l in tops for x in ('numpy', 'scipy', 'sklearn')), tops
 
 
 def test_renderer_and_explorer():
-    from textmetrics_edu.glue import render_benchmark_html, parse_scores, benchmark_explorer
+    from textmetrics_edu.metrics.glue import render_benchmark_html, parse_scores, benchmark_explorer
     text = 'boolq=62.3, cb=21.7/48.4, copa=50.0, multirc=61.1/0.3, record=33.4/32.5, rte=50.3, wic=50.0, wsc=65.1'
     assert parse_scores(text)['cb'] == ('21.7', '48.4')
     out = render_benchmark_html(text, published='47.1')

@@ -5,7 +5,7 @@ the same HTML with numpy, regex, matplotlib, scipy, ipywidgets and nltk hidden (
 In the built site (`_docs/`, made by tools/build_site.py: the static site or Quarto's), served on 127.0.0.1 and opened
 in headless Chromium with every other request blocked: on each page with a live explorer, wait for the runtime
 (window.tmeLive), then for every explorer type a new text and change each control, and require the HTML the page got
-to equal `textmetrics_edu.live.render_call(spec, values)` computed here in CPython, with no console error and no failed
+to equal `textmetrics_edu.app.live.render_call(spec, values)` computed here in CPython, with no console error and no failed
 or external request. Screenshots before and after: /tmp/live_<page>_<k>_{before,after}.png.
 """
 import json
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DOCS, ROOT, needs_chromium
-from textmetrics_edu.live import render_call, site_explorer, SITE_EXPLORERS
+from textmetrics_edu.app.live import render_call, site_explorer, SITE_EXPLORERS
 
 HEAVY = ('numpy', 'scipy', 'matplotlib', 'ipywidgets', 'regex', 'nltk', 'pandas', 'sklearn')
 READY_TIMEOUT_MS = 240_000  # the runtime: ~13 MB to compile and start; generous for a loaded 2-core machine
@@ -48,10 +48,10 @@ def test_import_is_standard_library_only():
     mods, info = out.splitlines()
     assert not set(eval(mods)) & set(HEAVY), f'imported by `import textmetrics_edu`: {set(eval(mods)) & set(HEAVY)}'
     assert info.split()[1:] == ['True', 'True']
-    out = _run("import textmetrics_edu as t; from textmetrics_edu import corpus_bleu; import textmetrics_edu.perplexity;"
+    out = _run("import textmetrics_edu as t; from textmetrics_edu import corpus_bleu; import textmetrics_edu.lm.perplexity;"
                "print(callable(t.perplexity), corpus_bleu.__module__, {'bleu', 'cer'} <= set(t.METRICS), "
                "all(hasattr(t, n) for n in t.__all__))")
-    assert out.split() == ['True', 'textmetrics_edu.bleu', 'True', 'True']
+    assert out.split() == ['True', 'textmetrics_edu.metrics.bleu', 'True', 'True']
 
 
 def _hide(mods) -> str:
@@ -95,7 +95,7 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                                      metric='chrf', n_samples=50, seed=7))
     code = _BLOCKED + f"""
 import json
-from textmetrics_edu.live import site_explorer
+from textmetrics_edu.app.live import site_explorer
 print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] for n, c in {changes!r}.items()}}))
 """
     got = json.loads(_run(code, browser_bundle))
@@ -114,17 +114,17 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
-    code = "import json; from textmetrics_edu.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"
+    code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"
     assert json.loads(_run(_BLOCKED + code, browser_bundle)) == x.render(stem=True)
     assert 'needs the Python package' in json.loads(_run(_hide(HEAVY) + code))
 
 
 def test_cider_data_in_the_browser_zip(browser_bundle):
     "CIDEr's explorer reads the bundled COCO sample: the zip ships it, byte for byte"
-    from textmetrics_edu.cider import coco_sample_refs
+    from textmetrics_edu.metrics.cider import coco_sample_refs
     f = 'textmetrics_edu/data/coco_thumb_sample/references.jsonl'
     assert (browser_bundle / f).read_bytes() == (ROOT / f).read_bytes()
-    code = _BLOCKED + "from textmetrics_edu.cider import coco_sample_refs as c; print(len(c()), c()[0][0])"
+    code = _BLOCKED + "from textmetrics_edu.metrics.cider import coco_sample_refs as c; print(len(c()), c()[0][0])"
     assert _run(code, browser_bundle).split('\n')[0] == f'{len(coco_sample_refs())} {coco_sample_refs()[0][0]}'
 
 

@@ -1,4 +1,4 @@
-"""Meta-evaluation (textmetrics_edu.meta_eval): scipy equality, mt-metrics-eval conventions (recorded fixtures), the
+"""Meta-evaluation (textmetrics_edu.stats.meta_eval): scipy equality, mt-metrics-eval conventions (recorded fixtures), the
 bootstrap engine against the readable loop, bad input, the explorer and the `meta-eval` CLI."""
 import csv
 import json
@@ -10,12 +10,12 @@ import scipy.stats
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.meta_eval import (correlate, compute_statistic, score_tables, kendall_variant, tau_statistics,
+from textmetrics_edu.stats.meta_eval import (correlate, compute_statistic, score_tables, kendall_variant, tau_statistics,
                                        kendall_like, pairwise_accuracy, tie_calibration, grouped_rows, perm_both,
                                        williams, williams_test, significance_clusters, bootstrap_values,
                                        bootstrap_values_fast, render_meta_eval_html, meta_eval_explorer,
                                        soft_pairwise_accuracy, read_metric_tsv)
-from textmetrics_edu.cli import main
+from textmetrics_edu.app.cli import main
 
 DATA = Path(__file__).parent / 'data'
 RU = DATA / 'mt' / 'wmt22_ru-en_da'
@@ -282,7 +282,7 @@ def test_cli_json_exclude_and_files(capsys, tmp_path):
     assert main(['meta-eval', *hyps, '--human', str(human), '-r', str(refs), '--metrics', 'chrf', '--statistics', 'pearson',
                  '--format', 'json', '--quiet', '--ci', '0']) == 0
     d = json.loads(capsys.readouterr().out)
-    from textmetrics_edu.chrf import corpus_chrf
+    from textmetrics_edu.metrics.chrf import corpus_chrf
     ref_lines = refs.read_text().split('\n')[:-1]
     m = {Path(h).stem: float(corpus_chrf(Path(h).read_text().split('\n')[:-1], [[r] for r in ref_lines])) for h in hyps}
     hs = {'HuaweiTSC': 0.04, 'Online-W': -0.04, 'SRPOL': 0.0, 'ALMAnaCH-Inria': -0.24}
@@ -359,7 +359,7 @@ def test_cli_errors(capsys):
 # The explorer's standard-library statistics (what the live explorer runs in the browser) against scipy
 # ----------------------------------------------------------------------------------------------------------------
 import math
-from textmetrics_edu.meta_eval import (pearson_r, spearman_rho, kendall_tau_b, average_ranks, EXPLORER_STATISTICS,
+from textmetrics_edu.stats.meta_eval import (pearson_r, spearman_rho, kendall_tau_b, average_ranks, EXPLORER_STATISTICS,
                                        wmt22_system_scores, render_system_explorer_html)
 
 _PAIRS = ((pearson_r, scipy.stats.pearsonr), (spearman_rho, scipy.stats.spearmanr),
@@ -432,7 +432,7 @@ def test_system_explorer_renderer():
 def test_renderers_import_no_numpy():
     "The meta-eval explorer renders with the standard library alone (numpy/scipy/pandas never imported)"
     from conftest import render_in_fresh_python
-    mods, h = render_in_fresh_python("import textmetrics_edu.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W')")
+    mods, h = render_in_fresh_python("import textmetrics_edu.stats.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W')")
     assert mods == [] and h == render_system_explorer_html(exclude='Online-W')
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu import corpus_meteor, sentence_meteor, MetricInputError
-from textmetrics_edu.meteor import (load_wordnet, meteor_align, meteor_tokenize, count_chunks, WordNetMissingError,
+from textmetrics_edu.metrics.meteor import (load_wordnet, meteor_align, meteor_tokenize, count_chunks, WordNetMissingError,
                                     find_wordnet_dir, lexnames_text, render_meteor_html, meteor_explorer,
                                     plot_meteor_alignment, _tok)
 
@@ -170,7 +170,7 @@ def test_result_shape_and_no_mutation(wn):
 
 
 def test_cli(tmp_path, capsys, wn):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     (tmp_path / 'h.txt').write_text('the cars halted near the houses\nit is raining\n')
     (tmp_path / 'r.txt').write_text('the auto stopped near the house\nit rains\n')
     assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '--metrics', 'meteor,rougeL',
@@ -201,8 +201,8 @@ def test_explorer_and_picture(wn):
 
 
 # ---------------------------------------------------------------- lesson and engine (issue 13), the protocol (issue 9)
-from textmetrics_edu import meteor_engine as E
-from textmetrics_edu.meteor import METEOR
+from textmetrics_edu.kernels import meteor as E
+from textmetrics_edu.metrics.meteor import METEOR
 
 M15 = WMT / 'meteor15_Online-B_first40.json'
 _JAR = {}

@@ -1,4 +1,4 @@
-"Mean opinion scores and rater agreement (textmetrics_edu.mos) against scipy, statsmodels, pingouin and krippendorff, on SummEval."
+"Mean opinion scores and rater agreement (textmetrics_edu.stats.mos) against scipy, statsmodels, pingouin and krippendorff, on SummEval."
 import json
 import math
 
@@ -14,7 +14,7 @@ from statsmodels.stats.anova import anova_lm
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from textmetrics_edu import MetricInputError
-from textmetrics_edu.mos import (EXAMPLE_RATINGS, SUMMEVAL_DIMENSIONS, agreement, bootstrap_interval, bootstrap_means,
+from textmetrics_edu.stats.mos import (EXAMPLE_RATINGS, SUMMEVAL_DIMENSIONS, agreement, bootstrap_interval, bootstrap_means,
                                  crowdmos_interval, crowdmos_variance, krippendorff_alpha_by_hand, mos, mos_explorer,
                                  naive_interval, paired_mos_test, parse_ratings, rating_matrix, ratings_records,
                                  reliability_matrix, render_mos_html, summeval_ratings)
@@ -289,7 +289,7 @@ def test_mos_properties(n_raters, n_items, data):
 # ----------------------------------------------------------------------------------------------------------------
 # The standard-library engine (engine='python'; what the live explorer runs in the browser) against numpy/scipy
 # ----------------------------------------------------------------------------------------------------------------
-from textmetrics_edu.mos import (t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+from textmetrics_edu.stats.mos import (t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
                                  bootstrap_means_python)
 
 
@@ -358,7 +358,7 @@ def test_bootstrap_python_is_the_same_two_way_resampling():
 
 def test_renderer_uses_the_python_engine_and_imports_no_numpy():
     from conftest import render_in_fresh_python
-    mods, h = render_in_fresh_python("import textmetrics_edu.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS)",
+    mods, h = render_in_fresh_python("import textmetrics_edu.stats.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS)",
                                      heavy=('numpy', 'scipy', 'pandas', 'pingouin', 'krippendorff'))
     assert mods == [] and h == render_mos_html(EXAMPLE_RATINGS)
 

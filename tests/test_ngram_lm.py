@@ -12,7 +12,7 @@ from nltk.lm.preprocessing import padded_everygram_pipeline, pad_both_ends
 from nltk.util import ngrams
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.ngram_lm import NgramLM, BOS, train_ngram_lm, read_sentences, lm_tokenize, pad_sentence, SMOOTHINGS
+from textmetrics_edu.lm.ngram_lm import NgramLM, BOS, train_ngram_lm, read_sentences, lm_tokenize, pad_sentence, SMOOTHINGS
 from conftest import DATA, sweep
 
 LM = DATA / 'lm' / 'tinyshakespeare'
@@ -160,7 +160,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from textmetrics_edu.cli import main
+from textmetrics_edu.app.cli import main
 
 EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
 
@@ -202,7 +202,7 @@ def test_cli_perplexity_errors(tmp_path, capsys):
 
 
 # --- lesson and engine: the readable definitions (count_ngrams, ngram_prob, ngram_perplexity) and NgramLM agree ---
-from textmetrics_edu.ngram_lm import count_ngrams, ngram_prob, ngram_perplexity
+from textmetrics_edu.lm.ngram_lm import count_ngrams, ngram_prob, ngram_perplexity
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -248,14 +248,14 @@ def test_lesson_imports_without_numpy():
             "    def find_spec(self, name, path, target=None):\n"
             "        if name.split('.')[0] == 'numpy': raise ImportError('hidden')\n"
             "sys.meta_path.insert(0, H())\n"
-            "from textmetrics_edu.ngram_lm import render_ngram_lm_html, count_ngrams, ngram_perplexity\n"
+            "from textmetrics_edu.lm.ngram_lm import render_ngram_lm_html, count_ngrams, ngram_perplexity\n"
             "print('perplexity = ' in render_ngram_lm_html('a b\\na c', 'a b'))\n")
     p = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and p.stdout.strip() == 'True', p.stderr
 
 
 def test_explorer_html():
-    from textmetrics_edu.ngram_lm import render_ngram_lm_html
+    from textmetrics_edu.lm.ngram_lm import render_ngram_lm_html
     train = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here'
     h = render_ngram_lm_html(train, 'the queen is here', order=2, smoothing='mle')
     # p(the|<s>) = 3/4, p(queen|the) = 1/4, p(is|queen) = 1, p(here|is) = 1/3, p(</s>|here) = 1

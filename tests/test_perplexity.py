@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.perplexity import (perplexity, perplexity_from_probs, entropy, cross_entropy, distribution_perplexity,
+from textmetrics_edu.lm.perplexity import (perplexity, perplexity_from_probs, entropy, cross_entropy, distribution_perplexity,
                                         softmax, temperature_for_perplexity, strided_perplexity, render_distribution_html,
                                         temperature_explorer)
 
@@ -138,7 +138,7 @@ def tiny_gpt2():
 
 def test_hf_perplexity_equals_exp_of_the_model_loss(tiny_gpt2):
     torch, model = tiny_gpt2
-    from textmetrics_edu.perplexity import hf_perplexity
+    from textmetrics_edu.lm.perplexity import hf_perplexity
     ids = list(np.random.default_rng(1).integers(0, 50, 20))
     with torch.no_grad(): loss = model(torch.tensor([ids]), labels=torch.tensor([ids])).loss.item()
     r = hf_perplexity(model, ids)
@@ -147,7 +147,7 @@ def test_hf_perplexity_equals_exp_of_the_model_loss(tiny_gpt2):
 
 def test_hf_strided_matches_the_guide_loop_and_counts_exactly(tiny_gpt2):
     torch, model = tiny_gpt2
-    from textmetrics_edu.perplexity import hf_perplexity
+    from textmetrics_edu.lm.perplexity import hf_perplexity
     ids = list(np.random.default_rng(2).integers(0, 50, 100))
     max_length, stride = 32, 8
     # the Hugging Face guide's loop, verbatim in substance

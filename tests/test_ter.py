@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu import corpus_ter, sentence_ter
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.cli import main
+from textmetrics_edu.app.cli import main
 from conftest import WMT22_SYSTEMS, sweep
 
 COMBOS = [dict(zip(('normalized', 'no_punct', 'asian_support', 'case_sensitive'), v))  # sacreBLEU's `TER(...)` keywords
@@ -215,8 +215,8 @@ def test_cli_subprocess(tmp_path):
 
 
 # ---------------------------------------------------------------- engine == lesson (issue 13)
-from textmetrics_edu.ter import beam_edit_distance, tercom_tokenize  # noqa: E402
-from textmetrics_edu.ter_engine import BeamEditDistance, hypothesis_tokens, tercom_reference_tokens  # noqa: E402
+from textmetrics_edu.metrics.ter import beam_edit_distance, tercom_tokenize  # noqa: E402
+from textmetrics_edu.kernels.ter import BeamEditDistance, hypothesis_tokens, tercom_reference_tokens  # noqa: E402
 
 long_words = st.lists(st.sampled_from('a b c d e the cat sat'.split()), max_size=80)
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 from textmetrics_edu import (corpus_wer, sentence_wer, corpus_cer, corpus_mer, corpus_wil, corpus_wip, sentence_cer,
                              sclite_score)
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.wer import NUMBERS, BASIC, substitute, lowercase, clear_reference_caches
-from textmetrics_edu.cli import main
-from textmetrics_edu.wer_engine import use_aligner
+from textmetrics_edu.metrics.wer import NUMBERS, BASIC, substitute, lowercase, clear_reference_caches
+from textmetrics_edu.app.cli import main
+from textmetrics_edu.kernels.wer import use_aligner
 
 DATA = Path(__file__).parent / 'data' / 'asr'
 E21, SCTK = DATA / 'earnings21_subset', DATA / 'sctk_csrnab'
@@ -167,7 +167,7 @@ def test_wer_from_distances_alignment_on_demand(earnings):
 
 
 def test_reference_cache_is_bounded():
-    from textmetrics_edu.edit_distance import _LRU
+    from textmetrics_edu.metrics.edit_distance import _LRU
     c = _LRU(10)
     for k in range(6): c.put(k, str(k), 3)
     assert list(c.d) == [3, 4, 5] and c.total == 9 and c.get(0) is None and c.get(3) == '3'
@@ -176,8 +176,8 @@ def test_reference_cache_is_bounded():
 
 
 # ---------------------------------------------------------------- engine == lesson (issue 13), the spec (issue 9)
-from textmetrics_edu.wer import segment_alignment, alignment_counts, jiwer_words, WER_METRICS  # noqa: E402
-from textmetrics_edu.wer_engine import segment_codes, segment_distance, words as engine_words, align_items  # noqa: E402
+from textmetrics_edu.metrics.wer import segment_alignment, alignment_counts, jiwer_words, WER_METRICS  # noqa: E402
+from textmetrics_edu.kernels.wer import segment_codes, segment_distance, words as engine_words, align_items  # noqa: E402
 
 items_ = st.lists(st.sampled_from(['a', 'b', 'c', 'd', 'the', 'cat']), max_size=30).map(tuple)
 
@@ -225,13 +225,13 @@ def test_corpus_equals_lesson_counts(pairs):
 def test_public_functions_come_from_the_specs():
     import inspect
     for m in ('wer', 'cer', 'mer', 'wil', 'wip'):
-        import textmetrics_edu.wer as w
+        import textmetrics_edu.metrics.wer as w
         c, s = getattr(w, f'corpus_{m}'), getattr(w, f'sentence_{m}')
         assert c.metric is WER_METRICS[m] and s.metric is WER_METRICS[m]
         assert list(inspect.signature(c).parameters) == ['hyps', 'refs', 'normalize']
         assert list(inspect.signature(s).parameters) == ['hyp', 'refs', 'normalize']
         assert inspect.signature(c).parameters['normalize'].kind is inspect.Parameter.KEYWORD_ONLY
-        assert c.__module__ == 'textmetrics_edu.wer'
+        assert c.__module__ == 'textmetrics_edu.metrics.wer'
 
 
 def test_significance_rebuilds_wer_from_rows():
@@ -252,7 +252,7 @@ def test_significance_rebuilds_wer_from_rows():
 
 def test_many_segments_sum_lazily():
     "Summing 5,000 segments' statistics joins their details lazily (one Concat chain, flattened once), jiwer-exact."
-    from textmetrics_edu.wer_engine import Concat, flat
+    from textmetrics_edu.kernels.wer import Concat, flat
     hs = [f'a b {i % 7} c' for i in range(5000)]
     rs = [f'a {i % 5} c d' for i in range(5000)]
     m = WER_METRICS['mer']
@@ -268,7 +268,7 @@ def test_many_segments_sum_lazily():
 
 def test_use_aligner_choices():
     "The engine choice: scores never change with it; bad names and a missing rapidfuzz say so; a block restores it."
-    import textmetrics_edu.wer_engine as E
+    import textmetrics_edu.kernels.wer as E
     h, r = 'the cat sat on mat today', 'the cat sat on the mat'
     with use_aligner('rapidfuzz'):
         a = sentence_wer(h, r); assert a.algorithm == 'rapidfuzz'

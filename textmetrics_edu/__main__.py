@@ -8,7 +8,7 @@ __all__ = []
 # %% ../nbs/91_cli_main.ipynb #b657d575
 import sys
 
-from .cli import main
+from .app.cli import main
 
 # run as `python -m textmetrics_edu`; a notebook's namespace has no __file__ (and its __name__ is '__main__' too)
 if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())

@@ -3,7 +3,7 @@
 
     .venv/bin/python tools/build_site.py [--workers N] [--no-export]
 
-1. Export the package from the notebooks (`nbdev_export`).
+1. Export the package from the notebooks (`tools/export.py`: nbdev's export, cells routed to the modules of their roles).
 2. Execute every notebook of `nbs/` with nbclient (kernel `python3` of this environment, working directory the
    notebook's folder, widget state saved), in parallel. Any error stops the build with the notebook and the cell.
 3. Process each executed notebook with nbdev's own processors (what `nbdev_proc_nbs` does, called in-process so
@@ -43,7 +43,7 @@ VENDORED = {
     'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
 }
 BUILDER_FILE = '_static/builder.txt'   # under _docs/: `quarto` or `static`, the renderer that made the site (for tests)
-# The live explorers (textmetrics_edu.live, tools/site/explorers.js): Pyodide's runtime and standard library (npm
+# The live explorers (textmetrics_edu.app.live, tools/site/explorers.js): Pyodide's runtime and standard library (npm
 # `pyodide`, no wheels), the package's source zipped, and NLTK's pure-Python Porter stemmer (for stemming options)
 PYODIDE_FILES = ('pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json')
 SITE_ASSETS = ROOT / 'tools' / 'site'  # the site's template, CSS and the live explorers' glue (README.md there)
@@ -566,14 +566,14 @@ LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other ima
 
 
 def live_zip() -> bytes:
-    """The zip the live explorers unpack into Pyodide's file system: `textmetrics_edu/*.py` (the package's own
+    """The zip the live explorers unpack into Pyodide's file system: `textmetrics_edu/**/*.py` (the package's own
     source), the data files of `LIVE_DATA`, and, from the installed NLTK, the Porter stemmer with the two modules it imports
     (`nltk/__init__.py` left empty: importing the whole of NLTK would need `regex` and more)."""
     import io, zipfile
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z:
-        for f in sorted((ROOT / 'textmetrics_edu').glob('*.py')):
-            if f.name != '_modidx.py': z.write(f, f'textmetrics_edu/{f.name}')
+        for f in sorted((ROOT / 'textmetrics_edu').rglob('*.py')):
+            if f.name != '_modidx.py': z.write(f, f.relative_to(ROOT).as_posix())
         for f in LIVE_DATA:   # the data files a live explorer reads (small)
             z.write(ROOT / 'textmetrics_edu' / f, f'textmetrics_edu/{f}')
         try:
@@ -721,7 +721,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--workers', type=int, default=min(2, os.cpu_count() or 1), help='notebooks executed at once')
     ap.add_argument('--timeout', type=int, default=600, help='seconds allowed per cell')
-    ap.add_argument('--no-export', action='store_true', help='skip nbdev_export')
+    ap.add_argument('--no-export', action='store_true', help='skip the export (tools/export.py)')
     ap.add_argument('--static', action='store_true', help='build the nbconvert site even if quarto is on PATH')
     ap.add_argument('--render-only', action='store_true',
                     help='reuse the executed notebooks in _proc/ (no export, no execution): for working on the look')
@@ -736,9 +736,10 @@ def main(argv=None):
     cfg = get_config()
     nbs, docs, proc = cfg.nbs_path, cfg.doc_path, cfg.config_path / '_proc'
     if not args.no_export and not args.render_only:
-        from nbdev.doclinks import nbdev_export
-        log('nbdev_export ...')
-        nbdev_export.__wrapped__()
+        sys.path.insert(0, str(Path(__file__).parent))
+        from export import export   # tools/export.py: nbdev's export with cells routed by role
+        log('export ...')
+        export()
     notebooks = find_notebooks(nbs)
     if not notebooks: sys.exit(f'build_site: no notebooks in {nbs}')
     rels = [p.relative_to(nbs) for p in notebooks]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Generate `textmetrics_edu/_unicode.py`: the `regex` module's Unicode classes that the package uses, as `re`
+"""Generate `textmetrics_edu/core/_unicode.py`: the `regex` module's Unicode classes that the package uses, as `re`
 character classes, for Python without `regex` (the live explorers in Pyodide).
 
     .venv/bin/python tools/gen_unicode_classes.py          # rewrite the module
@@ -18,7 +18,7 @@ from pathlib import Path
 import regex
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / 'textmetrics_edu' / '_unicode.py'
+OUT = ROOT / 'textmetrics_edu' / 'core' / '_unicode.py'
 # the classes the package's patterns use (core's 13a/intl tokenizers; ROUGE's tokenizer)
 CLASSES = ('N', 'P', 'S', 'L', 'M', 'Han', 'Hiragana', 'Katakana')
 ALL = ''.join(map(chr, range(0x110000)))  # every code point, surrogates included

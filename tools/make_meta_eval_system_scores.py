@@ -8,7 +8,7 @@ system_scores.<DATASET>.tsv (run them in parallel, then concatenate: header once
 
 Metrics: `textmetrics_edu.METRICS` bleu, chrf, ter, meteor, rouge1, rouge2, rougeL (corpus functions, default options,
 every reference of a segment), and wer where one reference per segment is used (the MT sets, against ref-A).
-and cider-d / cider (`textmetrics_edu.cider.corpus_cider`, variant CIDEr-D as pycocoevalcap 1.2 and the original CIDEr,
+and cider-d / cider (`textmetrics_edu.metrics.cider.corpus_cider`, variant CIDEr-D as pycocoevalcap 1.2 and the original CIDEr,
 default 'caption' tokenizer, which gives the same THumB system scores as pycocoevalcap's PTB tokens) on THumB only (a
 captioning metric: its IDF is over images). Added to an existing table without recomputing the rest:
     TME_METRICS=cider-d,cider PYTHONPATH=. python tools/make_meta_eval_system_scores.py /path/to/shared/data thumb_mscoco

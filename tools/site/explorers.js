@@ -1,12 +1,12 @@
 // Live explorers: the glue between a page's plain HTML explorers and the package's own Python renderers.
 //
-// Each explorer is a <div class="tme-live" data-spec="{JSON}"> made by textmetrics_edu.live.live_explorer():
+// Each explorer is a <div class="tme-live" data-spec="{JSON}"> made by textmetrics_edu.app.live.live_explorer():
 // controls (each with data-name), a status line, and an output box holding the static picture. This one module
 // plays two roles:
 //   - in a worker (so the page stays responsive while Python starts): load Pyodide (CPython compiled to
 //     WebAssembly) from ./pyodide/ on this site, never from a CDN; unpack ./textmetrics_edu.zip (the package's
 //     source) into its file system; answer each {id, spec, values} with the HTML of
-//     textmetrics_edu.live.render_call(spec, values);
+//     textmetrics_edu.app.live.render_call(spec, values);
 //   - in the page: start that worker, enable the controls once it is ready, and on every change send the
 //     controls' values and show the HTML that comes back. No metric logic lives here.
 // The worker is a SharedWorker where the browser has them: every open page of the site talks to one Python runtime,
@@ -34,9 +34,9 @@ async function startPython(report) {
   if (!z.ok) throw new Error(`textmetrics_edu.zip: HTTP ${z.status}`);
   pyodide.unpackArchive(await z.arrayBuffer(), 'zip', { extractDir: '/tme' });
   mark('unpack');
-  report({ pending: 'importing textmetrics_edu.live' });
+  report({ pending: 'importing textmetrics_edu.app.live' });
   pyodide.runPython("import sys; sys.path.insert(0, '/tme')");
-  const live = pyodide.pyimport('textmetrics_edu.live');
+  const live = pyodide.pyimport('textmetrics_edu.app.live');
   mark('import');
   return { live, seconds: (performance.now() - t0) / 1000, marks };
 }
