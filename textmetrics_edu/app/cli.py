@@ -15,7 +15,8 @@ from ..core import METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_me
 from ..core.datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
-__all__ = ['LEGACY_FLAGS', 'CliError', 'build_parser', 'run_score', 'format_table', 'format_tsv', 'run_metrics', 'main']
+__all__ = ['LEGACY_FLAGS', 'CliError', 'discover_commands', 'build_parser', 'run_score', 'format_table', 'format_tsv',
+           'run_metrics', 'main']
 
 # %% ../../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
@@ -50,9 +51,19 @@ def _groups():
     return groups, owners
 
 
+def discover_commands() -> dict:
+    """Import every sub-command module of `textmetrics_edu.app` (`app/<topic>_command.py`, exported from the lesson
+    that teaches the command): each registers itself with `core.register_command`. Returns `COMMANDS`."""
+    import importlib, pkgutil
+    from textmetrics_edu import app
+    for m in pkgutil.iter_modules(app.__path__):
+        if m.name.endswith('_command'): importlib.import_module(f'{app.__name__}.{m.name}')
+    return COMMANDS
+
+
 def build_parser() -> argparse.ArgumentParser:
-    "The `textmetrics-edu` argument parser (sub-commands `score`, `metrics` and any registered ones)."
-    discover_metrics()
+    "The `textmetrics-edu` argument parser (sub-commands `score`, `metrics` and those of `discover_commands`)."
+    discover_metrics(); discover_commands()
     p = argparse.ArgumentParser(prog='textmetrics-edu', description='Metrics for generated text, derived and exact.')
     sub = p.add_subparsers(dest='command', metavar='COMMAND')
     sc = sub.add_parser('score', help='score hypothesis files against reference files',
