@@ -19,7 +19,7 @@ _MISSING = object()
 
 @dataclass(frozen=True)
 class Option:
-    "One option of a metric: its keyword, type, default, choices, docment, CLI flag and old spellings."
+    "One option of a metric, declared once: its keyword, type, default, choices, docment, CLI flag, old spellings and display hints (the CLI flag, the Jupyter control and the site's control are derived from it)."
     name: str  # the keyword argument, e.g. 'lowercase'
     type: Any = str  # bool, int, float, str, or 'numbers' (a sequence of finite floats)
     default: Any = None
@@ -30,6 +30,8 @@ class Option:
     min: float | None = None  # smallest allowed value (numbers)
     min_exclusive: bool = False  # `min` itself is not allowed
     nullable: bool = False  # None is allowed (besides a None default)
+    label: str = ''  # display hint: the control's label in explorers (default: the name with spaces)
+    ui: tuple | None = None  # display hint for a number: the explorers' slider range (min, max[, step])
 
     def check(self, v, metric: str = 'metric', as_name: str | None = None):
         "The value if it is valid for this option, else `MetricInputError` naming the option (as the caller spelled it)."
