@@ -1,0 +1,93 @@
+"""Registry-wide invariants: every registered metric reaches every place a user looks for it, or a test here fails.
+Nothing is listed by hand: the metrics come from the registry (`discover_metrics`), the explorers from their
+declarations (`discover_explorers`)."""
+import inspect
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import textmetrics_edu
+from textmetrics_edu.core import METRICS, MetricInputError, discover_metrics
+
+ROOT = Path(__file__).parent.parent
+discover_metrics()
+NAMES = sorted(METRICS)
+
+
+def lesson_page(fn) -> str:
+    "The site page of the notebook that exports `fn` ('01_bleu.ipynb' -> 'bleu.html'), read from the module's header."
+    src = Path(sys.modules[fn.__module__].__file__).read_text(encoding='utf-8')
+    nb = re.search(r'File to edit: \S*?nbs/([^/\s]+)\.ipynb', src).group(1)
+    return re.sub(r'^\d+[a-z]?_', '', nb) + '.html'
+
+
+def markdown_of(nb: str) -> str:
+    return '\n'.join(''.join(c['source']) for c in json.loads((ROOT / 'nbs' / nb).read_text())['cells']
+                     if c['cell_type'] == 'markdown')
+
+
+def test_the_registry_is_not_empty():
+    assert len(NAMES) >= 20 and {'bleu', 'chrf', 'ter', 'wer', 'rougeL', 'meteor', 'cider-d'} <= set(NAMES)
+
+
+@pytest.mark.parametrize('name', NAMES)
+def test_corpus_function_is_importable_from_the_top_level(name):
+    fn = METRICS[name].corpus_fn
+    assert fn.__name__ in textmetrics_edu.public_names(), f'{name}: `from textmetrics_edu import {fn.__name__}` fails'
+    assert callable(getattr(textmetrics_edu, fn.__name__))
+
+
+@pytest.mark.parametrize('name', NAMES)
+def test_lesson_page_is_in_the_index_and_overview_tables(name):
+    page = lesson_page(METRICS[name].corpus_fn)
+    assert f']({page})' in markdown_of('index.ipynb'), f'{name}: {page} missing from the index table'
+    assert f']({page})' in markdown_of('overview.ipynb'), f'{name}: {page} missing from the overview table'
+
+
+def test_overview_direction_agrees_with_the_registry():
+    "The overview's `better` column says what each metric declares (`Metric.higher_is_better`), row by row."
+    rows = [l for l in markdown_of('overview.ipynb').splitlines() if l.startswith('| [')]
+    by_page = {}
+    for n in NAMES: by_page.setdefault(lesson_page(METRICS[n].corpus_fn), set()).add(METRICS[n].higher_is_better)
+    for l in rows:
+        page, better = re.search(r'\]\(([^)]+)\)', l).group(1), l.rstrip(' |').split('|')[-1].strip()
+        if page in by_page:
+            assert by_page[page] == {better.startswith('higher')}, f'{page}: the overview says {better!r}'
+
+
+def test_every_metric_is_listed_by_the_command_line():
+    out = subprocess.run([sys.executable, '-m', 'textmetrics_edu', 'metrics'], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    listed = {l.split()[0] for l in out.splitlines() if l.strip()}
+    assert set(NAMES) <= listed
+
+
+@pytest.mark.parametrize('name', NAMES)
+def test_bare_string_and_empty_input_raise(name):
+    spec = METRICS[name]
+    kw = dict(spec.fixed)
+    with pytest.raises(MetricInputError): spec.corpus_fn('a bare string', ['a reference'], **kw)
+    with pytest.raises(MetricInputError): spec.corpus_fn([], [], **kw)
+
+
+@pytest.mark.parametrize('name', [n for n in NAMES if METRICS[n].metric is not None])
+def test_significance_accepts_every_metric_with_summable_statistics(name):
+    from textmetrics_edu.stats.significance import paired_test
+    m = METRICS[name].metric
+    if m.aggregate != 'sum' or METRICS[name].sentence_fn is None: pytest.skip('no per-segment statistics that add up')
+    hyps = ['the cat sat on the mat', 'a dog barked loudly', 'it is raining today', 'we like green tea']
+    base = ['the cat sat on a mat', 'the dog barked', 'it rains', 'we like tea']
+    refs = ['the cat sat on the mat', 'the dog barked loudly', 'it is raining', 'we like green tea']
+    if name in ('accuracy', 'f1', 'mcc'): hyps, base, refs = ['a', 'b', 'a', 'b'], ['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b']
+    res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
+    assert res is not None
+
+
+def test_every_declared_explorer_is_on_the_site_list():
+    from textmetrics_edu.views.explorer import discover_explorers
+    from textmetrics_edu.app.live import site_explorer_names
+    assert set(discover_explorers()) == set(site_explorer_names())
