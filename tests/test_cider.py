@@ -268,7 +268,7 @@ def test_cli(tmp_path, capsys):
     r2 = ['the dog runs', 'a cat on a sofa', 'a horse and a rider']
     for name, lines in [('h', hyps), ('r1', r1), ('r2', r2)]: (tmp_path / f'{name}.txt').write_text('\n'.join(lines) + '\n')
     assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r1.txt'), str(tmp_path / 'r2.txt'),
-                 '--metrics', 'bleu,cider,cider-d', '--format', 'json', '--tokenize', 'intl', '--cider-sigma', '4']) == 0
+                 '--metrics', 'bleu,cider,cider-d', '--format', 'json', '--bleu-tokenize', 'intl', '--cider-sigma', '4']) == 0
     m = json.loads(capsys.readouterr().out)['systems'][0]['metrics']
     refs = [list(x) for x in zip(r1, r2)]
     assert m['cider-d']['score'] == float(corpus_cider(hyps, refs, sigma=4.0))

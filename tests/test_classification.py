@@ -199,7 +199,7 @@ def test_cli(tmp_path, capsys):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         assert main(['score', str(tmp_path / 'p.txt'), '-r', str(tmp_path / 'g.txt'), '--metrics', 'accuracy,f1,mcc',
-                     '--average', 'weighted', '--zero-division', '0', '--format', 'json']) == 0
+                     '--classification-average', 'weighted', '--classification-zero-division', '0', '--format', 'json']) == 0
     m = json.loads(capsys.readouterr().out)['systems'][0]['metrics']
     g, p = 'cat cat dog dog pig cat'.split(), 'cat dog dog cat dog cat'.split()
     _same(m['accuracy']['score'], skm.accuracy_score(g, p))
@@ -311,8 +311,7 @@ def test_cli_namespaced_flags_and_no_segments(tmp_path, capsys):
         _same(m['f1']['score'], skm.f1_score(g, p, average='macro', labels=['cat', 'dog'], zero_division=0))
         assert main(args + ['--metrics', 'accuracy', '--segments']) == 2
         assert 'no sentence-level score' in capsys.readouterr().err
-        assert main(args + ['--metrics', 'f1', '--average', 'weighted', '--zero-division', '0']) == 0  # the old flags
-        cap = capsys.readouterr()
-        assert '--average is deprecated' in cap.err and f"{skm.f1_score(g, p, average='weighted', zero_division=0):.4f}" in cap.out
+        with pytest.raises(SystemExit): main(args + ['--metrics', 'f1', '--average', 'weighted'])  # removed shared flags
+        assert 'unrecognized arguments: --average' in capsys.readouterr().err
         with pytest.raises(SystemExit): main(args + ['--metrics', 'accuracy', '--classification-average', 'mean'])
         assert "invalid choice: 'mean'" in capsys.readouterr().err

@@ -70,23 +70,15 @@ def test_tokenize_old_keyword():
     with deprecated(match='`tokenizer` is deprecated'): assert tokenize('a b', tokenizer='none') == ['a', 'b']
 
 
-def test_cli_shared_flag_named_after_an_old_spelling(tmp_path, capsys):
-    "`--ter-case-sensitive` (a deprecated shared flag): a note on stderr, and TER called with the current keyword."
+def test_cli_shared_flags_are_gone(tmp_path, capsys):
+    "The shared flags of earlier versions (`--ter-case-sensitive`, `--beta`, ...) were removed before the first release."
     from textmetrics_edu.app.cli import main
-    from textmetrics_edu.metrics.ter import corpus_ter
     (tmp_path / 'h.txt').write_text('\n'.join(H) + '\n'); (tmp_path / 'r.txt').write_text('\n'.join(R) + '\n')
-    with warnings.catch_warnings():
-        warnings.simplefilter('error', TextmetricsDeprecationWarning)  # the CLI itself uses no old keyword
-        assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '--metrics', 'ter',
-                     '--ter-case-sensitive', '--format', 'json']) == 0
-    cap = capsys.readouterr()
-    assert '--ter-case-sensitive is deprecated' in cap.err
-    exp = corpus_ter(H, R, lowercase=False)
-    m = json.loads(cap.out)['systems'][0]['metrics']['ter']
-    assert m['score'] == float(exp) and m['signature'] == exp.signature and 'case:mixed' in exp.signature
+    for flag in ('--ter-case-sensitive', '--smooth-method', '--beta'):
+        with pytest.raises(SystemExit): main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '-m', 'ter', flag])
+        assert f'unrecognized arguments: {flag}' in capsys.readouterr().err
 
 
-# ---------------------------------------------------------------- hypotheses first: old argument orders (issue 9)
 def test_render_alignment_positional_options_deprecated():
     from textmetrics_edu import edit_distance
     from textmetrics_edu.metrics.edit_distance import render_alignment

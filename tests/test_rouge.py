@@ -475,8 +475,8 @@ def test_cli_all_rouge_metrics(tmp_path, capsys):
     (tmp_path / 'r2.txt').write_text('a cat sat on a mat\nit is raining today\n')
     names = 'rouge1,rouge2,rougeL,rougeLsum,rougeW,rougeS,rougeSU'
     assert main(['score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r1.txt'), str(tmp_path / 'r2.txt'),
-                 '--metrics', names, '--format', 'json', '--segments', '--stem', '--multi-ref', 'pooled',
-                 '--skip-gap', '2']) == 0
+                 '--metrics', names, '--format', 'json', '--segments', '--rouge-stem', '--rouge-multi-ref', 'pooled',
+                 '--rouge-skip-gap', '2']) == 0
     out = json.loads(capsys.readouterr().out)
     m = out['systems'][0]['metrics']
     hyps, refs = ['the cat sat on the mat', 'it is raining'], SegmentRefs([['the cat is on the mat', 'a cat sat on a mat'],

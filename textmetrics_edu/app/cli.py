@@ -15,24 +15,11 @@ from ..core import METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_me
 from ..core.datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
-__all__ = ['LEGACY_FLAGS', 'CliError', 'discover_commands', 'build_parser', 'run_score', 'format_table', 'format_tsv',
-           'run_metrics', 'main']
+__all__ = ['CliError', 'discover_commands', 'build_parser', 'run_score', 'format_table', 'format_tsv', 'run_metrics', 'main']
 
 # %% ../../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
     "A user error: printed as one line on stderr, exit status 2."
-
-
-# The shared flags of earlier versions: each fills the keyword of every selected metric that has it (deprecated)
-LEGACY_FLAGS = {'--tokenize': ('tokenize', dict(choices=('none', '13a', 'intl', 'char'))),
-                '--smooth-method': ('smooth_method', dict(choices=('none', 'floor', 'add-k', 'exp'))),
-                '--smooth-value': ('smooth_value', dict(type=float)), '--max-order': ('max_order', dict(type=int)),
-                '--lowercase': ('lowercase', dict(action='store_true')), '--char-order': ('char_order', dict(type=int)),
-                '--word-order': ('word_order', dict(type=int)), '--beta': ('beta', dict(type=float)),
-                '--stem': ('stem', dict(action='store_true')), '--rouge-tokenizer': ('tokenize', dict(choices=('rouge_score', 'perl', 'unicode'))),
-                '--multi-ref': ('multi_ref', dict(choices=('max_f', 'pooled', 'max_recall'))),
-                '--skip-gap': ('skip_gap', dict(type=int)), '--normalize': ('normalize', dict()),
-                '--ter-case-sensitive': ('case_sensitive', dict(action='store_true'))}
 
 
 def _dest(flag: str) -> str: return 'f_' + flag.lstrip('-').replace('-', '_')
@@ -95,23 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
                 if o.type: kw['type'] = o.type
                 if o.choices: kw['choices'] = o.choices
             g.add_argument(flag, **kw)
-    g = sc.add_argument_group('deprecated shared flags (use the metric\'s own flag above)')
-    for flag, (kwarg, kw) in LEGACY_FLAGS.items():
-        if flag in seen: continue
-        seen.add(flag)
-        if 'action' not in kw and 'choices' not in kw: kw = dict(kw, metavar=kwarg.upper())
-        g.add_argument(flag, dest=_dest(flag), default=None, help=f"sets `{kwarg}` of every selected metric that has it",
-                       **kw)
     sub.add_parser('metrics', help='list the available metrics and their options')
     for c in COMMANDS.values():
         cp = sub.add_parser(c.name, help=c.help, description=c.help)
         c.add_arguments(cp)
     return p
-
-# %% ../../nbs/90_cli.ipynb #5e9769ff
-# the classification metrics' flags before they moved onto the protocol (now --classification-average, ...)
-LEGACY_FLAGS.update({'--average': ('average', dict(choices=('binary', 'micro', 'macro', 'weighted'))),
-                     '--pos-label': ('pos_label', dict()), '--zero-division': ('zero_division', dict())})
 
 # %% ../../nbs/90_cli.ipynb #a9b24442
 def _set(args, flag):
@@ -119,52 +94,22 @@ def _set(args, flag):
     return getattr(args, _dest(flag), None) is not None
 
 
-def _old_spellings(metric) -> dict:
-    "{old spelling: (current keyword, convert or None)} of a protocol metric's options (`Option.aliases`)."
-    return {(a if isinstance(a, str) else a[0]): (o.name, None if isinstance(a, str) else a[1])
-            for o in metric.options for a in o.aliases}
-
-
 def _kwargs(spec, args) -> dict:
-    "The keyword arguments of one selected metric from its own flags and the deprecated shared flags."
+    "The keyword arguments of one selected metric from its own flags."
     kw = {}
     for o in spec.options:
         if _set(args, o.flag): kw[o.kwarg] = getattr(args, _dest(o.flag))
-    if spec.metric is not None:
-        old = _old_spellings(spec.metric)
-        names = {o.name for o in spec.metric.options} | set(old)
-        choices = {o.name: o.choices for o in spec.metric.options}
-        for flag, (kwarg, _) in LEGACY_FLAGS.items():
-            if kwarg in names and _set(args, flag) and kwarg not in kw:
-                v = getattr(args, _dest(flag))
-                # a shared flag reaches a metric only with a value it accepts (`--tokenize intl` is BLEU's, not CIDEr's)
-                if choices.get(kwarg) is not None and v not in choices[kwarg]: continue
-                if kwarg in old:  # a flag named after an old spelling (`--ter-case-sensitive`): the current keyword
-                    name, conv = old[kwarg]
-                    if name in kw:
-                        raise MetricInputError(f"{spec.name}: give `{name}` or its old spelling `{kwarg}`, not both")
-                    kw[name] = conv(v) if conv else v
-                else: kw[kwarg] = v
     kw.update(spec.fixed)
     return kw
 
 
 def _check_flags(specs, args):
     "An option given for a metric that is not selected is an error, not silently ignored."
-    import warnings
     _, owners = _groups()
     chosen = {s.name for s in specs}
     for flag, names in owners.items():
-        if _set(args, flag) and not names & chosen and flag not in LEGACY_FLAGS:
+        if _set(args, flag) and not names & chosen:
             raise CliError(f"{flag} is an option of {', '.join(sorted(names))}, which is not selected (--metrics)")
-    for flag, (kwarg, _) in LEGACY_FLAGS.items():
-        if not _set(args, flag): continue
-        if owners.get(flag, set()) & chosen: continue  # also a current flag of a selected metric
-        takers = [s.name for s in specs
-                  if s.metric is not None and _old_spellings(s.metric).get(kwarg, (kwarg,))[0] in _kwargs(s, args)]
-        if not takers: raise CliError(f"{flag}: no selected metric takes `{kwarg}`")
-        print(f"textmetrics-edu: note: {flag} is deprecated; use the metric's own flag (see score --help)",
-              file=sys.stderr)
 
 
 def _load(args):
