@@ -110,3 +110,17 @@ def test_live_zip_holds_the_package_and_the_porter_stemmer():
     assert {'textmetrics_edu/__init__.py', 'textmetrics_edu/app/live.py', 'textmetrics_edu/core/_unicode.py',
             'textmetrics_edu/metrics/bleu.py', 'nltk/stem/porter.py'} <= names
     assert 'textmetrics_edu/_modidx.py' not in names
+
+
+def test_sidebar_lists_every_notebook_once():
+    "nbs/sidebar.yml groups the pages by role; a new notebook left out of it fails here (not silently under 'More')."
+    import yaml
+    nbs = Path(__file__).parent.parent / 'nbs'
+    listed = []
+
+    def walk(entries):
+        for e in entries:
+            if isinstance(e, str): listed.append(e)
+            elif isinstance(e, dict): walk(e.get('contents') or [])
+    walk(yaml.safe_load((nbs / 'sidebar.yml').read_text())['website']['sidebar']['contents'])
+    assert sorted(listed) == sorted(p.name for p in nbs.glob('*.ipynb'))
