@@ -218,7 +218,7 @@ def round_half_up(x, ndigits: int = 1) -> Decimal:
     "Round as published tables do (half up), exactly: `x` is converted through its shortest repr (47.05 -> 47.1)."
     return Decimal(repr(x) if isinstance(x, float) else str(x)).quantize(Decimal(1).scaleb(-ndigits), ROUND_HALF_UP)
 
-
+# %% ../../nbs/51_glue.ipynb #74202e26
 @dataclass(frozen=True)
 class BenchmarkResult(MetricResult):
     "A GLUE/SuperGLUE score on the 0-100 scale, with every task score; `rounded` is the published one-decimal figure."
@@ -245,7 +245,7 @@ class BenchmarkResult(MetricResult):
         return (f"<div class='tme-result'><b>{e(self.benchmark)} = {e(self.rounded)}</b> (exact {e(self.exact)})"
                 f"<table><tr>{cells}</tr><tr>{vals}</tr></table></div>")
 
-
+# %% ../../nbs/51_glue.ipynb #5ac2bbac
 def _as_decimal(v, where):
     if isinstance(v, bool) or not isinstance(v, (int, float, str, Decimal)):
         raise MetricInputError(f"{where} must be a number (x100), got {type(v).__name__}")
@@ -293,7 +293,7 @@ def benchmark_score(scores: Mapping[str, Any],  # task -> value x100, a tuple of
                            tuple((g, str(v.normalize())) for g, v in task_scores), diags, str(mean.normalize()),
                            str(round_half_up(mean, 1)))
 
-
+# %% ../../nbs/51_glue.ipynb #f96bba90
 def corpus_benchmark(predictions: Mapping[str, Sequence],  # task -> the system's outputs
                      labels: Mapping[str, Sequence],  # task -> gold labels
                      *, benchmark: str = 'glue',
