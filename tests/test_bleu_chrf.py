@@ -9,7 +9,8 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from textmetrics_edu import corpus_bleu, sentence_bleu, corpus_chrf, sentence_chrf, MetricInputError, refs_from_streams
 from textmetrics_edu.core import TOKENIZERS
-from textmetrics_edu.metrics.bleu import bleu_explorer, render_bleu_html, bleu_ngram_table
+from textmetrics_edu.metrics.bleu import bleu_ngram_table
+from textmetrics_edu.views.bleu import bleu_explorer, render_bleu_html
 from conftest import WMT22_SYSTEMS, sweep
 
 

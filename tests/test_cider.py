@@ -9,8 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError, SegmentRefs
 from textmetrics_edu.metrics.cider import (corpus_cider, sentence_cider, tokenize_caption, tokenize_captions, ptb_tokenize,
-                                   java_available, render_cider_html, cider_explorer, CIDErResult, document_frequency,
-                                   ngram_counts_by_order, prepare_references)
+                                   java_available, CIDErResult, document_frequency, ngram_counts_by_order,
+                                   prepare_references)
+from textmetrics_edu.views.cider import render_cider_html, cider_explorer
 from conftest import DATA, read_jsonl
 
 THUMB = DATA / 'captioning' / 'thumb_mscoco_imgs001-250'

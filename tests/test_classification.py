@@ -15,8 +15,9 @@ from sklearn import metrics as skm
 
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.metrics.classification import (precision_recall_fscore_support, corpus_classification, corpus_accuracy,
-                                            corpus_f1, corpus_fbeta, corpus_mcc, confusion_matrix, render_confusion_html,
-                                            classification_statistics, UndefinedMetricWarning)
+                                            corpus_f1, corpus_fbeta, corpus_mcc)
+from textmetrics_edu.metrics.confusion import confusion_matrix, classification_statistics, UndefinedMetricWarning
+from textmetrics_edu.views.classification import render_confusion_html
 from conftest import read_jsonl
 
 DATA = Path(__file__).parent / 'data' / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
@@ -187,7 +188,7 @@ def test_renderer_and_result_display():
 
 def test_explorer_widget():
     pytest.importorskip('ipywidgets')
-    from textmetrics_edu.metrics.classification import classification_explorer
+    from textmetrics_edu.views.classification import classification_explorer
     ex = classification_explorer()
     ex.controls['average'].value = 'weighted'
     assert 'weighted F1 = 0.4667' in ex.output.value

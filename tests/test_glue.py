@@ -192,7 +192,7 @@ def test_no_heavy_imports_at_top():
 
 
 def test_renderer_and_explorer():
-    from textmetrics_edu.metrics.glue import render_benchmark_html, parse_scores, benchmark_explorer
+    from textmetrics_edu.views.glue import render_benchmark_html, parse_scores, benchmark_explorer
     text = 'boolq=62.3, cb=21.7/48.4, copa=50.0, multirc=61.1/0.3, record=33.4/32.5, rte=50.3, wic=50.0, wsc=65.1'
     assert parse_scores(text)['cb'] == ('21.7', '48.4')
     out = render_benchmark_html(text, published='47.1')

@@ -5,7 +5,6 @@
 # %% ../../nbs/01_bleu.ipynb #17ae6be7
 from __future__ import annotations
 
-import html
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -13,13 +12,13 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, register_metric, MetricSpec, CliOption, _fmt, Metric, Option, corpus_fn, sentence_fn, register, TOKENIZERS)
-from ..views.html import figure_html, text_explorer
+from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment,
+                                  get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, _fmt,
+                                  Metric, Option, corpus_fn, sentence_fn, register, TOKENIZERS)
 
 # %% auto #0
 __all__ = ['SMOOTH_DEFAULTS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision', 'effective_ref_length',
-           'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'BLEUResult', 'bleu_from_stats', 'bleu_ngram_table',
-           'plot_bleu', 'render_bleu_html', 'bleu_explorer']
+           'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'BLEUResult', 'bleu_from_stats', 'bleu_ngram_table']
 
 # %% ../../nbs/01_bleu.ipynb #462169c6
 @lru_cache(maxsize=2**17)
@@ -78,7 +77,7 @@ class BLEUStats:
                          tuple(a + b for a, b in zip(self.matches, o.matches)),
                          tuple(a + b for a, b in zip(self.totals, o.totals)))
 
-
+# %% ../../nbs/01_bleu.ipynb #5b5fde40
 def _ngrams_by_order(tokens, max_order):
     return [Counter(zip(*[tokens[i:] for i in range(n)])) for n in range(1, max_order + 1)]
 
@@ -245,7 +244,30 @@ def _bleu_check(o, name):
         raise MetricInputError(f"{name}: `weights` cannot be combined with `effective_order=True` "
                                "(sentence_bleu turns effective order on by default: pass effective_order=False)")
 
+# %% ../../nbs/01_bleu.ipynb #95105e01
+def _bleu_preprocess(text: str, o: dict) -> tuple[str, ...]:
+    "Stage 1 of the spec: `preprocess` with the options' tokenizer and case."
+    return preprocess(text, o['tokenize'], o['lowercase'])
 
+
+def _bleu_segment_stats(h: str, r: tuple[str, ...], o: dict) -> BLEUStats:
+    "Stage 2 of the spec: one segment's sufficient statistics."
+    return _segment_stats(h, r, o['max_order'], o['tokenize'], o['lowercase'], o['ref_length'])
+
+
+def _bleu_score(st: BLEUStats, o: dict, signature: str = '', n_segments: int = 1) -> BLEUResult:
+    "Stage 3 of the spec: the score from (summed) statistics."
+    return bleu_from_stats(st, smooth_method=o['smooth_method'], smooth_value=o['smooth_value'],
+                           effective_order=o['effective_order'], weights=o['weights'], signature=signature,
+                           n_segments=n_segments)
+
+
+def _bleu_spec_signature(o: dict, nrefs) -> str:
+    "The spec's signature of the options."
+    return _bleu_signature(nrefs, o['lowercase'], o['effective_order'], o['tokenize'], o['smooth_method'],
+                           o['smooth_value'], o['max_order'], o['ref_length'], o['weights'])
+
+# %% ../../nbs/01_bleu.ipynb #e9173f54
 BLEU = Metric(
     'bleu', description='BLEU (Papineni et al. 2002), sacreBLEU-compatible',
     options=(Option('max_order', int, 4, 'highest n-gram order N', min=1),
@@ -259,14 +281,8 @@ BLEU = Metric(
              Option('weights', 'numbers', None, 'w_1..w_N, non-negative, summing to 1 (default uniform)'),
              Option('ref_length', str, 'closest', "effective reference length: 'closest' or 'shortest'",
                     choices=('closest', 'shortest'))),
-    preprocess=lambda text, o: preprocess(text, o['tokenize'], o['lowercase']),
-    segment_stats=lambda h, r, o: _segment_stats(h, r, o['max_order'], o['tokenize'], o['lowercase'], o['ref_length']),
-    score=lambda st, o, signature='', n_segments=1: bleu_from_stats(
-        st, smooth_method=o['smooth_method'], smooth_value=o['smooth_value'], effective_order=o['effective_order'],
-        weights=o['weights'], signature=signature, n_segments=n_segments),
-    signature=lambda o, nrefs: _bleu_signature(nrefs, o['lowercase'], o['effective_order'], o['tokenize'],
-                                               o['smooth_method'], o['smooth_value'], o['max_order'], o['ref_length'],
-                                               o['weights']),
+    preprocess=_bleu_preprocess, segment_stats=_bleu_segment_stats, score=_bleu_score,
+    signature=_bleu_spec_signature,
     sentence_defaults={'effective_order': True}, check=_bleu_check)
 
 corpus_bleu = corpus_fn(BLEU, """Corpus BLEU (Papineni et al. 2002): statistics summed over segments, then one score in [0, 1];
@@ -291,73 +307,6 @@ def bleu_ngram_table(hyp: str,  # the hypothesis
         for g, k in hc.items():
             rows.append(dict(n=n, ngram=' '.join(g), count=k, max_ref=ceiling[g], clipped=min(k, ceiling[g])))
     return rows
-
-# %% ../../nbs/01_bleu.ipynb #e93a512a
-def plot_bleu(result: BLEUResult, ax=None):
-    "Bar chart of the modified precisions p_n with the brevity penalty and the score as lines. Returns the figure."
-    import matplotlib
-    import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
-    if ax is None:
-        fig = Figure(figsize=(4.2, 2.6), dpi=100)
-        ax = fig.subplots()
-    else: fig = ax.figure
-    orders = list(range(1, len(result.precisions) + 1))
-    colors = ['#4c72b0' if n <= result.order_used else '#c8c8c8' for n in orders]
-    ax.bar([f"p_{n}" for n in orders], result.precisions, color=colors)
-    ax.axhline(result.bp, color='#dd8452', ls='--', lw=1.5, label=f"BP = {result.bp:.3f}")
-    ax.axhline(result.score, color='#55a868', lw=2, label=f"BLEU = {result.score:.3f}")
-    ax.set_ylim(0, 1.05); ax.set_ylabel('value in [0, 1]')
-    ax.legend(loc='upper right', fontsize=8, frameon=False)
-    ax.set_title('modified precisions, brevity penalty, score', fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
-# %% ../../nbs/01_bleu.ipynb #515b36cb
-def render_bleu_html(hyp: str,  # the hypothesis
-                     refs: str | Sequence[str],  # its reference(s)
-                     *, max_order: int = 4, smooth_method: str = 'exp', tokenize: str = '13a',
-                     lowercase: bool = False, effective_order: bool = True,
-                     plot: bool = True,  # embed the plot as a PNG image
-                    ) -> str:  # self-contained HTML; user text escaped
-    "The explorer's view: n-gram match table with clipping, p_n table, brevity penalty, score (and a plot)."
-    e = html.escape
-    try:
-        res = sentence_bleu(hyp, refs, max_order=max_order, smooth_method=smooth_method, tokenize=tokenize,
-                            lowercase=lowercase, effective_order=effective_order)
-        rows = bleu_ngram_table(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    trs = ''.join(
-        f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['count']}</td><td>{r['max_ref']}</td>"
-        f"<td style='background:{'#d4edda' if r['clipped'] == r['count'] else ('#fff3cd' if r['clipped'] else '#f8d7da')}'>"
-        f"{r['clipped']}</td></tr>" for r in rows)
-    ptab = ''.join(f"<tr><td>p_{n}</td><td>{_fmt(m)}/{_fmt(t)}</td><td>{p:.4f}</td><td>{'yes' if n <= res.order_used else 'no'}</td></tr>"
-                   for n, (m, t, p) in enumerate(zip(res.matches, res.totals, res.precisions), 1))
-    img = figure_html(plot_bleu(res), 'BLEU plot') if plot else ''
-    return (f"<div class='tme-bleu'>"
-            f"<p><b>BLEU = {res.score:.4f}</b> (x100: {100 * res.score:.2f}); BP = {res.bp:.4f} "
-            f"(c = {res.hyp_len}, r = {res.ref_len})</p>"
-            f"<table><thead><tr><th>order</th><th>matches/total</th><th>p_n</th><th>in mean</th></tr></thead>"
-            f"<tbody>{ptab}</tbody></table>{img}"
-            f"<details open><summary>n-gram matches with clipping ({len(rows)} distinct n-grams)</summary>"
-            f"<table><thead><tr><th>n</th><th>n-gram</th><th>in hyp</th><th>max in one ref</th><th>clipped</th></tr></thead>"
-            f"<tbody>{trs}</tbody></table></details>"
-            f"<p><small>{e(res.signature)}</small></p></div>")
-
-# %% ../../nbs/01_bleu.ipynb #590ac77a
-def bleu_explorer(hyp: str = 'the guard arrived late because of the rain',  # initial hypothesis
-                  refs: str | Sequence[str] = ('the guard arrived late because it was raining',),  # initial reference(s)
-                 ):  # an ipywidgets VBox; `.controls` maps names to the controls, `.output` is the HTML view
-    "An interactive BLEU explorer: hypothesis, references (one per line), max order, smoothing, tokenizer, case."
-    import ipywidgets as W
-    return text_explorer(render_bleu_html, hyp, refs, dict(
-        max_order=W.IntSlider(value=4, min=1, max=6, description='max order'),
-        smooth_method=W.Dropdown(options=list(SMOOTH_DEFAULTS), value='exp', description='smoothing'),
-        tokenize=W.Dropdown(options=['13a', 'intl', 'none', 'char'], value='13a', description='tokenizer'),
-        lowercase=W.Checkbox(value=False, description='lowercase')),
-        rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']])
 
 # %% ../../nbs/01_bleu.ipynb #2e582c9d
 register(BLEU, corpus_bleu, sentence_bleu);

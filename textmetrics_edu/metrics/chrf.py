@@ -12,13 +12,12 @@ from functools import lru_cache
 from operator import add
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
-                   Metric, Option, corpus_fn, sentence_fn, register)
+from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
+                                  Metric, Option, corpus_fn, sentence_fn, register)
 
 # %% auto #0
 __all__ = ['PUNCTUATION', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'char_ngrams', 'split_punctuation', 'word_ngrams',
-           'CHRFStats', 'chrf_f_score', 'chrf_statistics', 'CHRFResult', 'render_chrf_html']
+           'CHRFStats', 'chrf_f_score', 'chrf_statistics', 'CHRFResult']
 
 # %% ../../nbs/02_chrf.ipynb #99d70c58
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -233,13 +232,24 @@ def _chrf_signature(o, nrefs):
                           nc=o['char_order'], nw=o['word_order'], space='yes' if o['whitespace'] else 'no')
 
 
+def _chrf_segment_stats(h: str, r: tuple[str, ...], o: dict) -> CHRFStats:
+    "Stage 2 of the spec: the best reference's statistics (the fast route)."
+    return _seg_stats_fast(h, r, o['char_order'], o['word_order'], o['beta'], o['lowercase'], o['whitespace'],
+                           o['eps_smoothing'])
+
+
+def _chrf_check(o: dict, name: str):
+    "The spec's checks beyond type and range."
+    _check_chrf_opts(o['char_order'], o['word_order'], o['beta'])
+
+
 def _chrf_score(st, o, signature='', n_segments=1):
     f, p, r = chrf_f_score(st.hyp, st.ref, st.match, o['beta'], o['eps_smoothing'])
     return CHRFResult(score=f, signature=signature, precision=p, recall=r, hyp_counts=st.hyp, ref_counts=st.ref,
                       matches=st.match, char_order=o['char_order'], word_order=o['word_order'], beta=o['beta'],
                       n_segments=n_segments)
 
-
+# %% ../../nbs/02_chrf.ipynb #dcf18105
 CHRF = Metric(
     'chrf', description='chrF2 (Popović 2015), sacreBLEU-compatible',
     options=(Option('char_order', int, 6, 'character n-gram orders 1..char_order', min=0),
@@ -248,10 +258,7 @@ CHRF = Metric(
              Option('lowercase', bool, False, 'case-insensitive scoring'),
              Option('whitespace', bool, False, 'keep whitespace inside character n-grams'),
              Option('eps_smoothing', bool, False, 'chrF++.py/NLTK-style per-order averaging')),
-    segment_stats=lambda h, r, o: _seg_stats_fast(h, r, o['char_order'], o['word_order'], o['beta'], o['lowercase'],
-                                                  o['whitespace'], o['eps_smoothing']),
-    score=_chrf_score, signature=_chrf_signature,
-    check=lambda o, name: _check_chrf_opts(o['char_order'], o['word_order'], o['beta']))
+    segment_stats=_chrf_segment_stats, score=_chrf_score, signature=_chrf_signature, check=_chrf_check)
 CHRF_PP = replace(CHRF, name='chrf++', fixed={'word_order': 2}, cli_prefix='chrf',
                   description='chrF2++ (Popović 2017), sacreBLEU-compatible')
 
@@ -262,25 +269,3 @@ sentence_chrf = sentence_fn(CHRF, "chrF of one segment in [0, 1]. Matches sacreB
 # %% ../../nbs/02_chrf.ipynb #96b6d38a
 register(CHRF, corpus_chrf, sentence_chrf)
 register(CHRF_PP);
-
-# %% ../../nbs/02_chrf.ipynb #6e42d8aa
-def render_chrf_html(hyp: str,  # the hypothesis
-                     refs: str | Sequence[str],  # its reference(s)
-                     *, char_order: int = 6, word_order: int = 0, beta: float = 2, lowercase: bool = False,
-                    ) -> str:  # self-contained HTML; user text escaped
-    "The explorer's view: per-order matches, hypothesis and reference n-grams, P and R; chrP, chrR and the F-score."
-    import html
-    e = html.escape
-    try:
-        res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase)
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    rows = []
-    for i, (h, r, m) in enumerate(zip(res.hyp_counts, res.ref_counts, res.matches)):
-        kind, n = ('char', i + 1) if i < res.char_order else ('word', i + 1 - res.char_order)
-        p, rc = (f"{m / h:.4f}" if h else '-'), (f"{m / r:.4f}" if r else '-')
-        rows.append(f"<tr><td>{kind} {n}-grams</td><td>{m}</td><td>{h}</td><td>{r}</td><td>{p}</td><td>{rc}</td></tr>")
-    return (f"<div class='tme-chrf'><p><b>{e(res.name)} = {res.score:.4f}</b> (x100: {100 * res.score:.2f}); "
-            f"chrP = {res.precision:.4f}, chrR = {res.recall:.4f}</p>"
-            f"<table><thead><tr><th>order</th><th>matches</th><th>in hyp</th><th>in ref</th><th>P</th><th>R</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")

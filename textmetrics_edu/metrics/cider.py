@@ -5,7 +5,6 @@
 # %% ../../nbs/03_cider.ipynb #22ed1fbc
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
@@ -16,16 +15,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, check_refs, make_signature, Metric, Option, register_corpus_level, detail, n_refs_label, SegmentRefs)
-from ..views.html import text_explorer
+from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+                                  check_refs, make_signature, Metric, Option, register_corpus_level, detail,
+                                  n_refs_label)
 
 # %% auto #0
 __all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'CIDER_OPTIONS', 'CIDER_BASE', 'CIDER_D', 'CIDER', 'tokenize_caption',
            'java_available', 'ptb_tokenize', 'tokenize_captions', 'ngram_counts_by_order', 'CIDErCorpus',
            'document_frequency', 'tfidf_vectors', 'order_similarity', 'sentence_length', 'length_penalty',
            'CIDErImageStats', 'reference_vectors', 'image_statistics', 'CIDErResult', 'PreparedReferences',
-           'prepare_references', 'cider_from_stats', 'CIDErStats', 'corpus_cider', 'sentence_cider', 'coco_sample_refs',
-           'render_cider_html', 'cider_explorer']
+           'prepare_references', 'cider_from_stats', 'CIDErStats', 'corpus_cider', 'sentence_cider', 'coco_sample_refs']
 
 # %% ../../nbs/03_cider.ipynb #becc3453
 PUNCTUATIONS = ("''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!", ",", ":", "-", "--",
@@ -292,7 +291,7 @@ def _check_tokens(toks, texts, names, tokenize, allow_empty):
         if not t: raise MetricInputError(f"`{name}` is empty after tokenization ({tokenize!r}): {x!r}. An empty caption "
                                          "scores 0 (pycocoevalcap); remove it or pass allow_empty=True to accept that")
 
-
+# %% ../../nbs/03_cider.ipynb #35da567a
 @dataclass(frozen=True)
 class PreparedReferences:
     "A corpus's references, prepared once: tokens, document frequencies, and each reference's TF-IDF vectors."
@@ -320,7 +319,7 @@ def prepare_references(refs: tuple[tuple[str, ...], ...],  # [image][reference] 
     vecs = tuple(reference_vectors(rs, corpus, n=n, tf=tf, length=length, ref_counts=c) for rs, c in zip(rtoks, counts))
     return PreparedReferences(tuple(rtoks), corpus, vecs)
 
-
+# %% ../../nbs/03_cider.ipynb #ea00af5d
 def cider_from_stats(images: Sequence[CIDErImageStats],  # each scored image's statistics
                      corpus: CIDErCorpus,  # the document frequencies used
                      *, variant: str = 'cider-d', options: dict | None = None, signature: str = '',
@@ -334,7 +333,7 @@ def cider_from_stats(images: Sequence[CIDErImageStats],  # each scored image's s
     return CIDErResult(sum(seg) / len(seg), signature, seg, orders, len(images), corpus.n_images, variant,
                        tuple(images), corpus, tuple(options.items()))
 
-
+# %% ../../nbs/03_cider.ipynb #f68cfbb8
 def _cider_preprocess(text: str, o: dict) -> tuple[str, ...]:
     "Stage 1 of the protocol for one caption (the corpus functions tokenize a whole batch at once: see `_cider_corpus`)."
     return tokenize_captions([text], o['tokenize'])[0]
@@ -347,7 +346,7 @@ def _cider_prepare(refs, o: dict, refs_name: str = 'refs') -> list:
                            allow_empty=o['allow_empty'], refs_name=refs_name)
     return [(t, v, p.corpus) for t, v in zip(p.tokens, p.vectors)]
 
-
+# %% ../../nbs/03_cider.ipynb #99807647
 @dataclass(frozen=True)
 class CIDErStats:
     """The protocol's statistics of one or more images. pycocoevalcap *averages* image scores, so the additive
@@ -374,7 +373,7 @@ def _cider_segment(h, prepared, o: dict) -> CIDErStats:
                    for k in range(o['n']))
     return CIDErStats(im.score, orders, (im,), corpus)
 
-
+# %% ../../nbs/03_cider.ipynb #3c211ee8
 _ONE_IMAGE = ("CIDEr's IDF is log(|I| / df) over the images of the corpus, which is 0 for every n-gram when |I| = 1 "
               "(the score would be 0 whatever the caption)")
 
@@ -391,7 +390,7 @@ def _cider_score(st: CIDErStats, o: dict, signature: str = '', n_segments: int =
     return CIDErResult(score=st.score_sum / k, signature=signature, order_scores=tuple(x / k for x in st.order_sums),
                        n_images=k, variant=o['variant'], options=tuple(opts.items()))
 
-
+# %% ../../nbs/03_cider.ipynb #7470f7ff
 CIDER_OPTIONS = (
     Option('variant', str, 'cider-d', "'cider-d' (pycocoevalcap 1.2 `Cider`, the COCO server) or 'cider' (no clipping, "
            "no penalty)", choices=VARIANTS),
@@ -410,10 +409,15 @@ CIDER_OPTIONS = (
            min_exclusive=True),
     Option('allow_empty', bool, False, 'score empty captions 0 as pycocoevalcap does, instead of raising'))
 
+# %% ../../nbs/03_cider.ipynb #db977251
+def _cider_signature(o: dict, nrefs) -> str:
+    "The spec's signature of the options (the number of references is not part of CIDEr's)."
+    return _signature(o['variant'], o['tokenize'], o['n'], o['sigma'], o['tf'], o['unseen_idf'], o['length'], o['factor'])
+
+
 CIDER_BASE = Metric(
     'cider', CIDER_OPTIONS, _cider_segment, _cider_score,
-    signature=lambda o, nrefs: _signature(o['variant'], o['tokenize'], o['n'], o['sigma'], o['tf'], o['unseen_idf'],
-                                          o['length'], o['factor']),
+    signature=_cider_signature,
     preprocess=_cider_preprocess, prepare_refs=_cider_prepare, aggregate='mean', cli_prefix='cider',
     description='CIDEr / CIDEr-D (Vedantam et al. 2015); `variant` chooses')
 CIDER_D = replace(CIDER_BASE, name='cider-d', fixed={'variant': 'cider-d'},
@@ -421,7 +425,7 @@ CIDER_D = replace(CIDER_BASE, name='cider-d', fixed={'variant': 'cider-d'},
 CIDER = replace(CIDER_BASE, fixed={'variant': 'cider'},
                 description='CIDEr (Vedantam et al. 2015) as the original vrama91/cider (no clipping/penalty, x10)')
 
-
+# %% ../../nbs/03_cider.ipynb #293b6f1e
 def _cider_corpus(metric: Metric, hyps, refs, **given) -> CIDErResult:
     "The corpus score through `metric`'s stages, with stage 1 batched (the PTB route starts java once, not once per caption)."
     hyps, refs = check_corpus(hyps, refs)
@@ -487,84 +491,6 @@ def coco_sample_refs() -> tuple[tuple[str, ...], ...]:
     import textmetrics_edu
     p = Path(textmetrics_edu.__file__).parent / 'data' / 'coco_thumb_sample' / 'references.jsonl'
     return tuple(tuple(json.loads(line)['refs']) for line in p.read_text(encoding='utf-8').splitlines() if line.strip())
-
-
-def _svg_curve(xs, ys, mark_x, width=320, height=120) -> str:
-    "A small inline SVG line plot (no libraries): the score against the number of images."
-    lo, hi = 0.0, max(max(ys), 1e-9) * 1.1
-    px = lambda x: 30 + (x - xs[0]) / max(xs[-1] - xs[0], 1) * (width - 40)
-    py = lambda y: height - 20 - (y - lo) / (hi - lo) * (height - 30)
-    pts = ' '.join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
-    mk = ''.join(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='#dd8452'/>" for x, y in zip(xs, ys) if x == mark_x)
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
-            f"aria-label='score against the number of images in the batch'>"
-            f"<polyline fill='none' stroke='#4c72b0' stroke-width='1.5' points='{pts}'/>{mk}"
-            f"<text x='30' y='{height - 4}' font-size='10'>{xs[0]} other</text>"
-            f"<text x='{width - 60}' y='{height - 4}' font-size='10'>{xs[-1]} other</text>"
-            f"<text x='2' y='12' font-size='10'>{hi:.2f}</text><text x='2' y='{height - 20}' font-size='10'>0</text></svg>")
-
-
-def render_cider_html(hyp: str,  # the candidate caption
-                      refs: str | Sequence[str],  # its reference(s)
-                      *, n_other: int = 10,  # how many other images (from the bundled COCO sample, 0..30) are in the batch
-                      variant: str = 'cider-d', sigma: float = 6.0, n: int = 4, tf: str = 'raw', unseen_idf: str = 'max',
-                      length: str = 'bigrams', curve: bool = True,  # draw the score against the batch size (inline SVG)
-                     ) -> str:  # self-contained HTML; user text escaped
-    "The explorer's view: score, per-order cosines, length penalties and the TF-IDF table of the candidate's n-grams."
-    e = html.escape
-    other = coco_sample_refs()
-    if not isinstance(n_other, int) or not 0 <= n_other <= len(other):
-        return f"<div class='tme-error'>{e(f'`n_other` must be an int in 0..{len(other)}, got {n_other!r}')}</div>"
-    kw = dict(variant=variant, sigma=sigma, n=n, tf=tf, unseen_idf=unseen_idf, length=length)
-    try:
-        if n_other == 0:
-            raise MetricInputError("`n_other` is 0: with 1 image every IDF is log(1/1) = 0 and CIDEr is 0 whatever "
-                                   "the caption; add at least 1 other image to the batch")
-        res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    im = res.images[0]
-    head = (f"<p><b>{e(res.name)} = {res.score:.4f}</b> (|I| = {res.n_corpus} images: this one and {n_other} other; "
-            f"log |I| = {res.corpus.log_n:.4f})</p>")
-    nref = len(im.refs)
-    orders = ''.join(f"<tr><td>{k}</td>" + ''.join(f"<td>{c:.4f}</td>" for c in cs) + "</tr>"
-                     for k, cs in enumerate(im.cosines, 1))
-    pen = ''.join(f"<td>{p:.4f}</td>" for p in im.penalties)
-    rh = ''.join(f"<th>ref {j + 1}</th>" for j in range(nref))
-    what = 'clipped cosine' if variant == 'cider-d' else 'cosine'
-    otab = (f"<table><caption>{what} per order and reference; last row: the length penalty</caption>"
-            f"<thead><tr><th>order</th>{rh}</tr></thead><tbody>{orders}"
-            f"<tr><td>penalty</td>{pen}</tr></tbody></table>")
-    rows = []
-    for r in res.ngram_table(0):
-        cells = ''.join(f"<td style='background:{'#fff3cd' if variant == 'cider-d' and 0 < w < r['weight'] else ('#d4edda' if w > 0 else '')}'>{w:.3f}</td>"
-                        for w in r['ref_weights'])
-        rows.append(f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['df']}</td><td>{r['idf']:.3f}</td>"
-                    f"<td>{r['weight']:.3f}</td>{cells}</tr>")
-    ntab = (f"<table><thead><tr><th>n</th><th>n-gram</th><th>df</th><th>idf</th><th>candidate</th>{rh}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table><p style='font-size:small'>green: matched; yellow: the candidate's "
-            f"weight is clipped to this reference weight (CIDEr-D)</p>")
-    svg = ''
-    if curve:
-        xs = list(range(1, len(other) + 1))
-        ys = [float(sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:k]), **kw)) for k in xs]
-        svg = f"<p>{e(res.name)} against the number of other images in the batch (dot: now)</p>{_svg_curve(xs, ys, n_other)}"
-    return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
-
-# %% ../../nbs/03_cider.ipynb #5cfea0f4
-def cider_explorer(hyp: str = 'A dog runs on the grass.',  # initial caption
-                   refs: str | Sequence[str] = ('A dog running across a grassy field.', 'A brown dog runs on grass.'),  # initial references
-                  ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An interactive CIDEr explorer: caption, references, number of other COCO images in the batch, variant, sigma, readings."
-    import ipywidgets as W
-    return text_explorer(render_cider_html, hyp, refs, dict(
-        n_other=W.IntSlider(value=10, min=0, max=30, description='other images'),
-        variant=W.Dropdown(options=list(VARIANTS), value='cider-d', description='variant'),
-        sigma=W.FloatSlider(value=6.0, min=1.0, max=20.0, step=0.5, description='sigma'),
-        tf=W.Dropdown(options=['raw', 'normalized'], value='raw', description='tf'),
-        unseen_idf=W.Dropdown(options=['max', 'zero'], value='max', description='unseen idf'),
-        length=W.Dropdown(options=['bigrams', 'words'], value='bigrams', description='length')),
-        rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']])
 
 # %% ../../nbs/03_cider.ipynb #4eb395e1
 def _registered_corpus(metric: Metric):

@@ -15,12 +15,11 @@ from decimal import Decimal, ROUND_HALF_UP
 from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, _is_seq
-from .classification import classification_statistics, prf_from_stats, accuracy_from_stats, mcc_from_stats
+from .confusion import classification_statistics, prf_from_stats, accuracy_from_stats, mcc_from_stats
 
 # %% auto #0
 __all__ = ['TASKS', 'Task', 'get_task', 'normalize_answer', 'token_f1', 'TaskResult', 'task_metrics', 'round_half_up',
-           'BenchmarkResult', 'benchmark_score', 'corpus_benchmark', 'corpus_glue', 'corpus_superglue', 'parse_scores',
-           'render_benchmark_html', 'benchmark_explorer']
+           'BenchmarkResult', 'benchmark_score', 'corpus_benchmark', 'corpus_glue', 'corpus_superglue']
 
 # %% ../../nbs/51_glue.ipynb #42f05f81
 @dataclass(frozen=True)
@@ -219,7 +218,7 @@ def round_half_up(x, ndigits: int = 1) -> Decimal:
     "Round as published tables do (half up), exactly: `x` is converted through its shortest repr (47.05 -> 47.1)."
     return Decimal(repr(x) if isinstance(x, float) else str(x)).quantize(Decimal(1).scaleb(-ndigits), ROUND_HALF_UP)
 
-
+# %% ../../nbs/51_glue.ipynb #74202e26
 @dataclass(frozen=True)
 class BenchmarkResult(MetricResult):
     "A GLUE/SuperGLUE score on the 0-100 scale, with every task score; `rounded` is the published one-decimal figure."
@@ -246,7 +245,7 @@ class BenchmarkResult(MetricResult):
         return (f"<div class='tme-result'><b>{e(self.benchmark)} = {e(self.rounded)}</b> (exact {e(self.exact)})"
                 f"<table><tr>{cells}</tr><tr>{vals}</tr></table></div>")
 
-
+# %% ../../nbs/51_glue.ipynb #5ac2bbac
 def _as_decimal(v, where):
     if isinstance(v, bool) or not isinstance(v, (int, float, str, Decimal)):
         raise MetricInputError(f"{where} must be a number (x100), got {type(v).__name__}")
@@ -294,7 +293,7 @@ def benchmark_score(scores: Mapping[str, Any],  # task -> value x100, a tuple of
                            tuple((g, str(v.normalize())) for g, v in task_scores), diags, str(mean.normalize()),
                            str(round_half_up(mean, 1)))
 
-
+# %% ../../nbs/51_glue.ipynb #f96bba90
 def corpus_benchmark(predictions: Mapping[str, Sequence],  # task -> the system's outputs
                      labels: Mapping[str, Sequence],  # task -> gold labels
                      *, benchmark: str = 'glue',
@@ -317,68 +316,3 @@ def corpus_glue(predictions, labels) -> BenchmarkResult:
 def corpus_superglue(predictions, labels) -> BenchmarkResult:
     "The SuperGLUE score of per-task predictions against labels (see `corpus_benchmark`)."
     return corpus_benchmark(predictions, labels, benchmark='superglue')
-
-# %% ../../nbs/51_glue.ipynb #4f29505c
-def parse_scores(text: str,  # e.g. "boolq=62.1, cb=49.0/71.2, ..."
-                ) -> dict:  # task -> str or tuple of str (decimal strings, x100)
-    "Parse a typed row of task scores: `task=value` or `task=v1/v2`, separated by commas, semicolons or new lines."
-    if not isinstance(text, str): raise MetricInputError(f"`text` must be a str, got {type(text).__name__}")
-    out = {}
-    for part in re.split(r'[,;\n]+', text):
-        if not part.strip(): continue
-        if '=' not in part: raise MetricInputError(f"{part.strip()!r}: expected task=value or task=value/value")
-        k, v = (x.strip() for x in part.split('=', 1))
-        vals = tuple(x.strip() for x in v.split('/'))
-        out[k.lower()] = vals[0] if len(vals) == 1 else vals
-    if not out: raise MetricInputError("no scores given: type task=value pairs")
-    return out
-
-
-def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
-                          *, benchmark: str = 'superglue',  # 'glue' or 'superglue'
-                          published: str = '',  # the published aggregate to compare with (optional)
-                         ) -> str:  # self-contained HTML; user text escaped
-    "The explorer's view: per-task scores, the exact mean, half-up vs float rounding, and the published figure."
-    e = html.escape
-    try: res = benchmark_score(parse_scores(scores_text), benchmark=benchmark)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
-    head = ''.join(f"<th>{e(k)}</th>" for k, _ in res.task_scores)
-    vals = ''.join(f"<td>{e(v)}</td>" for _, v in res.task_scores)
-    fl = round(float(res.exact), 1)
-    verdict = ''
-    if published.strip():
-        ok = published.strip() == res.rounded
-        verdict = (f"<p>published <b>{e(published.strip())}</b>: "
-                   f"{'reproduced' if ok else '<b>does not reproduce</b> from these columns'}</p>")
-    return (f"<div class='tme-explorer'><p><b>{e(benchmark)} score = {e(res.rounded)}</b> (exact mean {e(res.exact)}; "
-            f"Python <code>round(float, 1)</code> gives {fl})</p>"
-            f"<table><thead><tr>{head}</tr></thead><tbody><tr>{vals}</tr></tbody></table>{verdict}</div>")
-
-
-def _row_text(cols: dict) -> str:
-    return ', '.join(f"{k}={'/'.join(v) if isinstance(v, tuple) else v}" for k, v in cols.items())
-
-
-def benchmark_explorer(rows: Mapping | None = None,  # {label: (benchmark, published, {task: value(s)})}; default: none
-                      ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An interactive benchmark-score explorer: pick a preset row or type one, choose the benchmark."
-    import ipywidgets as W
-    rows = dict(rows or {})
-    first = next(iter(rows.values()), ('superglue', '', {}))
-    c = dict(preset=W.Dropdown(options=['(typed)'] + list(rows), value=next(iter(rows), '(typed)'), description='row'),
-             benchmark=W.Dropdown(options=['glue', 'superglue'], value=first[0], description='benchmark'),
-             published=W.Text(value=first[1], description='published', layout=W.Layout(width='14em')),
-             scores=W.Textarea(value=_row_text(first[2]), description='scores', layout=W.Layout(width='95%', height='5em')))
-    out = W.HTML()
-    def update(*_):
-        out.value = render_benchmark_html(c['scores'].value, benchmark=c['benchmark'].value, published=c['published'].value)
-    def pick(change):
-        if change['new'] in rows:
-            b, p, cols = rows[change['new']]
-            c['benchmark'].value, c['published'].value, c['scores'].value = b, p, _row_text(cols)
-    c['preset'].observe(pick, names='value')
-    for k in ('benchmark', 'published', 'scores'): c[k].observe(update, names='value')
-    update()
-    box = W.VBox([W.HBox([c['preset'], c['benchmark'], c['published']]), c['scores'], out])
-    box.controls, box.output = c, out
-    return box
