@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count
-from ..kernels.mos_python import (_solve_components, _mos_python, t_quantile, percentile_linear,
-                                                rating_lists, crowdmos_variance_python, bootstrap_means_python)
+from textmetrics_edu.kernels.mos_python import (
+    _solve_components, _mos_python, t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+    bootstrap_means_python)
 
 _all_ = ['t_quantile', 'percentile_linear', 'rating_lists', 'crowdmos_variance_python',
          'bootstrap_means_python']  # the standard-library engine (kernels.mos_python), importable from here too

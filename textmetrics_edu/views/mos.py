@@ -8,8 +8,8 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError
-from ..stats.mos import (ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, _fmt_ci, mos,
-                                       parse_ratings)
+from ..stats.mos import (
+    ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, _fmt_ci, mos, parse_ratings)
 
 # %% auto #0
 __all__ = ['intervals_svg', 'render_mos_html', 'mos_explorer']
