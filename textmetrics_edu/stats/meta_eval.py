@@ -202,7 +202,7 @@ def _item_counts(ii, n_items):
     np.add.at(counts, (np.repeat(np.arange(B), ii.shape[1]), ii.ravel()), 1)
     return counts
 
-
+# %% ../../nbs/61_meta_eval.ipynb #92fbaf2b
 def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, n_resamples, seed,
                           darr_threshold=25.0, block=100):
     "The same values as `bootstrap_values`, vectorised for item resampling at the segment level (else the loop)."
