@@ -10,11 +10,12 @@ import scipy.stats
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.stats.meta_eval import (correlate, compute_statistic, score_tables, kendall_variant, tau_statistics,
-                                       kendall_like, pairwise_accuracy, tie_calibration, grouped_rows, perm_both,
-                                       williams, williams_test, significance_clusters, bootstrap_values,
-                                       bootstrap_values_fast, render_meta_eval_html, meta_eval_explorer,
-                                       soft_pairwise_accuracy, read_metric_tsv)
+from textmetrics_edu.stats.meta_eval import (correlate, compute_statistic, score_tables, grouped_rows, bootstrap_values,
+                                       bootstrap_values_fast, read_metric_tsv)
+from textmetrics_edu.stats.correlations import (kendall_variant, tau_statistics, kendall_like, pairwise_accuracy,
+                                          tie_calibration, soft_pairwise_accuracy)
+from textmetrics_edu.stats.metric_comparison import perm_both, williams, williams_test, significance_clusters
+from textmetrics_edu.views.meta_eval import render_meta_eval_html, meta_eval_explorer
 from textmetrics_edu.app.cli import main
 
 DATA = Path(__file__).parent / 'data'
@@ -359,8 +360,8 @@ def test_cli_errors(capsys):
 # The explorer's standard-library statistics (what the live explorer runs in the browser) against scipy
 # ----------------------------------------------------------------------------------------------------------------
 import math
-from textmetrics_edu.stats.meta_eval import (pearson_r, spearman_rho, kendall_tau_b, average_ranks, EXPLORER_STATISTICS,
-                                       wmt22_system_scores, render_system_explorer_html)
+from textmetrics_edu.kernels.meta_eval_python import pearson_r, spearman_rho, kendall_tau_b, average_ranks
+from textmetrics_edu.views.meta_eval import EXPLORER_STATISTICS, wmt22_system_scores, render_system_explorer_html
 
 _PAIRS = ((pearson_r, scipy.stats.pearsonr), (spearman_rho, scipy.stats.spearmanr),
           (lambda x, y: kendall_tau_b(x, y), lambda x, y: scipy.stats.kendalltau(x, y, variant='b')))
@@ -432,7 +433,7 @@ def test_system_explorer_renderer():
 def test_renderers_import_no_numpy():
     "The meta-eval explorer renders with the standard library alone (numpy/scipy/pandas never imported)"
     from conftest import render_in_fresh_python
-    mods, h = render_in_fresh_python("import textmetrics_edu.stats.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W')")
+    mods, h = render_in_fresh_python("import textmetrics_edu.views.meta_eval as m; h = m.render_system_explorer_html(exclude='Online-W')")
     assert mods == [] and h == render_system_explorer_html(exclude='Online-W')
 
 

@@ -14,10 +14,11 @@ from statsmodels.stats.anova import anova_lm
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from textmetrics_edu import MetricInputError
-from textmetrics_edu.stats.mos import (EXAMPLE_RATINGS, SUMMEVAL_DIMENSIONS, agreement, bootstrap_interval, bootstrap_means,
-                                 crowdmos_interval, crowdmos_variance, krippendorff_alpha_by_hand, mos, mos_explorer,
-                                 naive_interval, paired_mos_test, parse_ratings, rating_matrix, ratings_records,
-                                 reliability_matrix, render_mos_html, summeval_ratings)
+from textmetrics_edu.stats.mos import (EXAMPLE_RATINGS, SUMMEVAL_DIMENSIONS, bootstrap_interval, bootstrap_means,
+                                 crowdmos_interval, crowdmos_variance, mos, naive_interval, paired_mos_test,
+                                 parse_ratings, rating_matrix, ratings_records, summeval_ratings)
+from textmetrics_edu.stats.agreement import agreement, krippendorff_alpha_by_hand, reliability_matrix
+from textmetrics_edu.views.mos import mos_explorer, render_mos_html
 
 from conftest import DATA
 
@@ -289,8 +290,8 @@ def test_mos_properties(n_raters, n_items, data):
 # ----------------------------------------------------------------------------------------------------------------
 # The standard-library engine (engine='python'; what the live explorer runs in the browser) against numpy/scipy
 # ----------------------------------------------------------------------------------------------------------------
-from textmetrics_edu.stats.mos import (t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
-                                 bootstrap_means_python)
+from textmetrics_edu.kernels.mos_python import (t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+                                               bootstrap_means_python)
 
 
 @pytest.mark.parametrize('p', [0.55, 0.75, 0.9, 0.95, 0.975, 0.99, 0.995, 0.9995])
@@ -358,7 +359,7 @@ def test_bootstrap_python_is_the_same_two_way_resampling():
 
 def test_renderer_uses_the_python_engine_and_imports_no_numpy():
     from conftest import render_in_fresh_python
-    mods, h = render_in_fresh_python("import textmetrics_edu.stats.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS)",
+    mods, h = render_in_fresh_python("import textmetrics_edu.views.mos as m; h = m.render_mos_html(m.EXAMPLE_RATINGS)",
                                      heavy=('numpy', 'scipy', 'pandas', 'pingouin', 'krippendorff'))
     assert mods == [] and h == render_mos_html(EXAMPLE_RATINGS)
 

@@ -92,10 +92,10 @@ def _site_explorers() -> dict:
     from textmetrics_edu.views.cider import render_cider_html, VARIANTS
     from textmetrics_edu.views.classification import render_confusion_html
     from textmetrics_edu.views.glue import render_benchmark_html
-    from textmetrics_edu.stats.mos import render_mos_html, EXAMPLE_RATINGS, INTERVAL_METHODS
-    from textmetrics_edu.stats.meta_eval import render_system_explorer_html, wmt22_system_scores
+    from textmetrics_edu.views.mos import render_mos_html, EXAMPLE_RATINGS, INTERVAL_METHODS
+    from textmetrics_edu.views.meta_eval import render_system_explorer_html, wmt22_system_scores
     from textmetrics_edu.lm.ngram_lm import render_ngram_lm_html, SMOOTHINGS
-    from textmetrics_edu.stats.significance import render_paired_bootstrap_html
+    from textmetrics_edu.views.significance import render_paired_bootstrap_html
     hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
     return dict(
         bleu=lambda: live_explorer(

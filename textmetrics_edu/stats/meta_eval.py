@@ -5,25 +5,22 @@
 # %% ../../nbs/61_meta_eval.ipynb #8890368c
 from __future__ import annotations
 
-import html
 import math
-import numbers
-import sys
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 
-from ..core import (MetricInputError, MetricResult, make_signature, register_command, CommandSpec,
-                                  _fmt, check_seed, check_count)
+from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count
+from .correlations import (
+    _pearson, _spearman, _kendall, _pair_arrays, _best_threshold, kendall_variant, kendall_like, pairwise_accuracy,
+    tie_calibration, soft_pairwise_accuracy)
+from ..kernels.meta_eval_python import pearson_r, average_ranks, spearman_rho, kendall_tau_b
+
+_all_ = ['pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b']  # kernels.meta_eval_python, importable from here too
 
 # %% auto #0
-__all__ = ['AVERAGE_BY', 'STATISTICS', 'RESAMPLE', 'EXPLORER_STATISTICS', 'META_EVAL_COMMAND', 'score_tables', 'grouped_rows',
-           'tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration',
-           'tie_calibration', 'pairwise_p_values', 'soft_pairwise_accuracy', 'compute_statistic', 'resample_indices',
-           'bootstrap_values', 'bootstrap_values_fast', 'CorrelationResult', 'correlate', 'ComparisonResult',
-           'perm_both', 'williams_test', 'williams', 'significance_clusters', 'correlation_table', 'table_html',
-           'pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b', 'render_meta_eval_html', 'meta_eval_explorer',
-           'wmt22_system_scores', 'render_system_explorer_html', 'read_human_tsv', 'read_metric_tsv', 'lower_is_better',
-           'run_meta_eval']
+__all__ = ['AVERAGE_BY', 'STATISTICS', 'RESAMPLE', 'score_tables', 'grouped_rows', 'compute_statistic', 'resample_indices',
+           'bootstrap_values', 'bootstrap_values_fast', 'CorrelationResult', 'correlate', 'read_human_tsv',
+           'read_metric_tsv', 'lower_is_better', 'pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b']
 
 # %% ../../nbs/61_meta_eval.ipynb #6dede84d
 def _is_number(x) -> bool:
@@ -99,175 +96,6 @@ def grouped_rows(M: Sequence[Sequence[float]],  # metric scores, systems x items
         out.append(([m[i] for i in keep], [h[i] for i in keep]))
     return out
 
-# %% ../../nbs/61_meta_eval.ipynb #90ed3302
-def _pearson(m, h):
-    import scipy.stats
-    if len(set(m)) < 2 or len(set(h)) < 2: return float('nan')
-    return float(scipy.stats.pearsonr(m, h)[0])
-
-
-def _spearman(m, h):
-    import scipy.stats
-    if len(set(m)) < 2 or len(set(h)) < 2: return float('nan')
-    return float(scipy.stats.spearmanr(m, h)[0])
-
-
-def _kendall(m, h, variant='b'):
-    import scipy.stats
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        return float(scipy.stats.kendalltau(m, h, variant=variant)[0])
-
-# %% ../../nbs/61_meta_eval.ipynb #ed11e127
-def tau_statistics(metric: Sequence[float],  # metric scores of n cells
-                   human: Sequence[float],  # human scores of the same n cells
-                  ) -> tuple[int, int, int, int, int]:  # (concordant, discordant, ties in human only, in metric only, in both)
-    "The five pair counts of Kendall's tau over all n(n-1)/2 pairs (O(n^2) memory: for rows up to a few thousand)."
-    import numpy as np
-    m, h = np.asarray(metric, float), np.asarray(human, float)
-    iu = np.triu_indices(len(m), 1)
-    dm, dh = (m[:, None] - m[None, :])[iu], (h[:, None] - h[None, :])[iu]
-    tm, th = dm == 0, dh == 0
-    con = int(((dm > 0) & (dh > 0) | (dm < 0) & (dh < 0)).sum())
-    t_both, t_h, t_m = int((tm & th).sum()), int((th & ~tm).sum()), int((tm & ~th).sum())
-    return con, len(dm) - con - t_both - t_h - t_m, t_h, t_m, t_both
-
-
-def kendall_variant(metric: Sequence[float],  # metric scores
-                    human: Sequence[float],  # human scores
-                    variant: str = 'b',  # 'b', 'c' (as scipy), '23' or 'acc23' (Deutsch et al. 2023)
-                   ) -> float:  # tau in [-1, 1] ('acc23': an accuracy in [0, 1]); NaN where undefined
-    "Kendall's tau variants, as mt-metrics-eval's `KendallVariants` (epsilon 0)."
-    if variant in ('b', 'c'):
-        return _kendall(metric, human, variant)
-    if variant not in ('23', 'acc23'):
-        raise MetricInputError(f"variant: expected 'b', 'c', '23' or 'acc23', got {variant!r}")
-    con, dis, t_h, t_m, t_hm = tau_statistics(metric, human)
-    n = con + dis + t_h + t_m + t_hm
-    if n == 0: return float('nan')
-    return (con + t_hm - dis - t_h - t_m) / n if variant == '23' else (con + t_hm) / n
-
-# %% ../../nbs/61_meta_eval.ipynb #17ea23f2
-def kendall_like(metric: Sequence[float],  # metric scores of the cells of one group (e.g. one item's systems)
-                 human: Sequence[float],  # their human (DA) scores
-                 threshold: float = 25.0,  # minimum |human difference| for a pair to count (WMT: 25 DA points)
-                ) -> tuple[float, int, int, int]:  # (tau in [-1, 1] (0 if no pair), pairs, concordant, discordant)
-    "WMT DARR Kendall tau-like over the pairs whose human scores differ by at least `threshold` (mt-metrics-eval `KendallLike`)."
-    con = dis = 0
-    for i in range(len(human)):
-        for j in range(i + 1, len(human)):
-            d = human[i] - human[j]
-            if abs(d) >= threshold:
-                if d > 0 and metric[i] > metric[j] or d < 0 and metric[i] < metric[j]: con += 1
-                else: dis += 1  # metric ties are discordant
-    n = con + dis
-    return ((con - dis) / n if n else 0.0), n, con, dis
-
-# %% ../../nbs/61_meta_eval.ipynb #5a4ff462
-def pairwise_accuracy(metric: Sequence[float],  # one metric score per system
-                      human: Sequence[float],  # one human score per system, same order
-                     ) -> tuple[float, int]:  # (accuracy in [0, 1], number of system pairs)
-    "Share of system pairs the metric orders as the humans do (Kocmi et al. 2021; mt-metrics-eval `Agreement`)."
-    def sign(x): return (x > 0) - (x < 0)
-    agree = n = 0
-    for i in range(len(human)):
-        for j in range(i + 1, len(human)):
-            agree += sign(human[i] - human[j]) == sign(metric[i] - metric[j]); n += 1
-    return (agree / n if n else float('nan')), n
-
-# %% ../../nbs/61_meta_eval.ipynb #892d0b87
-@dataclass(frozen=True)
-class TieCalibration:
-    "Result of the tie-threshold search: the best statistic, its threshold, and the whole curve."
-    best: float  # the best acc_23 (or tau_23), averaged over rows
-    threshold: float  # its epsilon: metric differences <= threshold count as ties
-    thresholds: tuple  # every candidate epsilon, increasing (0.0 first)
-    values: tuple  # the statistic at each candidate
-
-
-def _pair_arrays(rows):
-    "Per pair: |metric diff|, correct now, correct if tied, 1/(pairs of its row), its row; rows with pairs; their indices in `rows`."
-    import numpy as np
-    diffs, good, good_tie, inv, row_of, src = [], [], [], [], [], []
-    r = 0
-    for k, (m, h) in enumerate(rows):
-        if len(m) < 2: continue
-        m, h = np.asarray(m, float), np.asarray(h, float)
-        i, j = np.triu_indices(len(m), 1)
-        dm, dh = m[i] - m[j], h[i] - h[j]
-        diffs.append(np.abs(dm))
-        good.append(((dm > 0) & (dh > 0)) | ((dm < 0) & (dh < 0)) | ((dm == 0) & (dh == 0)))
-        good_tie.append(dh == 0)
-        inv.append(np.full(len(dm), 1.0 / len(dm))); row_of.append(np.full(len(dm), r)); src.append(k); r += 1
-    if not r: return None
-    cat = np.concatenate
-    return cat(diffs), cat(good).astype(float), cat(good_tie).astype(float), cat(inv), cat(row_of), r, np.asarray(src)
-
-
-def _best_threshold(sorted_diffs, curve, start):
-    "mt-metrics-eval's bookkeeping: candidate 0.0 first, one value per distinct difference (its last), first argmax."
-    import numpy as np
-    ends = np.r_[sorted_diffs[1:] != sorted_diffs[:-1], True]
-    th, vals = sorted_diffs[ends], curve[..., ends]
-    if th[0] == 0.0: ths, vals = th, vals
-    else:
-        ths = np.r_[0.0, th]
-        vals = np.concatenate([np.broadcast_to(start, vals.shape[:-1] + (1,)), vals], axis=-1)
-    return ths, vals
-
-
-def tie_calibration(rows: Sequence[tuple[Sequence[float], Sequence[float]]],  # (metric row, human row) pairs, e.g. from `grouped_rows`
-                    variant: str = 'acc23',  # 'acc23' (acc_eq) or '23' (tau_eq)
-                   ) -> TieCalibration:
-    "Tie calibration (Deutsch, Foster and Freitag 2023): the epsilon maximising the row-averaged acc_23 / tau_23."
-    import numpy as np
-    if variant not in ('acc23', '23'):
-        raise MetricInputError(f"variant: expected 'acc23' or '23', got {variant!r}")
-    p = _pair_arrays(rows)
-    if p is None: raise MetricInputError("rows: expected at least one row with two or more judged cells")
-    diffs, good, good_tie, inv, row_of, n_rows, _ = p
-    scale = 1.0 if variant == 'acc23' else 2.0  # tau_23 = 2 acc_23 - 1 within a row
-    start = np.bincount(row_of, good * inv).sum() / n_rows
-    if variant == '23': start = 2 * start - 1
-    order = np.argsort(diffs, kind='stable')
-    curve = start + np.cumsum(((good_tie - good) * inv * scale)[order]) / n_rows
-    ths, vals = _best_threshold(diffs[order], curve, start)
-    k = int(np.nanargmax(vals))
-    return TieCalibration(float(vals[k]), float(ths[k]), tuple(ths.tolist()), tuple(vals.tolist()))
-
-# %% ../../nbs/61_meta_eval.ipynb #a6d00de6
-def pairwise_p_values(seg_scores,  # systems x segments array of scores (no missing values)
-                      n_permutations: int = 1000,  # random sign flips
-                      seed: int = 4,  # mt-metrics-eval's fixed seed
-                     ):  # systems x systems array; [i, j] (i < j) = p-value of "system i > system j"; NaN elsewhere
-    "Paired permutation p-values for every system pair, as mt-metrics-eval `pce.compute_pairwise_p_values`."
-    import numpy as np
-    scores = np.asarray(seg_scores, dtype=np.float32)
-    n_sys, n_seg = scores.shape
-    rng = np.random.default_rng(seed)
-    signs = rng.random(size=(n_permutations, n_seg), dtype=np.float32)
-    np.rint(signs, out=signs, casting='same_kind'); signs *= 2.0; signs -= 1.0  # each cell +1 or -1
-    totals = scores.sum(axis=1)
-    partial = signs @ scores.T  # n_permutations x n_sys
-    p = np.full((n_sys, n_sys), np.nan)
-    for i in range(n_sys):
-        for j in range(i + 1, n_sys):
-            p[i, j] = np.sum(partial[:, i] - partial[:, j] >= totals[i] - totals[j]) / n_permutations
-    return p
-
-
-def soft_pairwise_accuracy(metric_seg,  # systems x segments metric scores
-                           human_seg,  # systems x segments human scores, same order, no missing cells
-                           n_permutations: int = 1000, seed: int = 4,
-                          ) -> float:  # 1 - pairwise confidence error, in [0, 1]; higher is better
-    "Soft pairwise accuracy (Thompson et al. 2024): 1 - mean |p_human - p_metric| over system pairs (mt-metrics-eval PCE)."
-    import numpy as np
-    ph = pairwise_p_values(human_seg, n_permutations, seed)
-    pm = pairwise_p_values(metric_seg, n_permutations, seed)
-    iu = np.triu_indices(ph.shape[0], 1)
-    return float(1.0 - np.mean(np.abs(ph - pm)[iu]))
-
 # %% ../../nbs/61_meta_eval.ipynb #aeb1038b
 STATISTICS = {
     # name: (levels, description)
@@ -303,7 +131,7 @@ def _row_value(statistic, m, h):
     if statistic == 'acc_23': return kendall_variant(m, h, 'acc23')
     raise AssertionError(statistic)
 
-
+# %% ../../nbs/61_meta_eval.ipynb #2133f846
 def compute_statistic(M, H, seg: bool,  # tables from `score_tables`
                       level: str = 'system', statistic: str = 'pearson', average_by: str = 'none',
                       darr_threshold: float = 25.0,
@@ -374,7 +202,7 @@ def _item_counts(ii, n_items):
     np.add.at(counts, (np.repeat(np.arange(B), ii.shape[1]), ii.ravel()), 1)
     return counts
 
-
+# %% ../../nbs/61_meta_eval.ipynb #92fbaf2b
 def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, n_resamples, seed,
                           darr_threshold=25.0, block=100):
     "The same values as `bootstrap_values`, vectorised for item resampling at the segment level (else the loop)."
@@ -489,7 +317,7 @@ class CorrelationResult(MetricResult):
         if self.p_value is not None: lines.append(f"p-value (no correlation) = {self.p_value:.3g}")
         return '\n'.join(lines)
 
-
+# %% ../../nbs/61_meta_eval.ipynb #977d80e0
 def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment scores]}
               human_scores: Mapping,  # the same systems; segment scores may be None (not judged)
               *, level: str = 'system',  # 'system' or 'segment'
@@ -555,348 +383,6 @@ def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment sc
                              seed=seed if lo is not None else None, threshold=extra.get('threshold'),
                              n_pairs=extra.get('n_pairs'))
 
-# %% ../../nbs/61_meta_eval.ipynb #97aa13c7
-@dataclass(frozen=True)
-class ComparisonResult:
-    "A significance test of 'metric A correlates better with humans than metric B'."
-    p_value: float  # one-sided p-value of A > B
-    delta: float  # statistic(A) - statistic(B)
-    statistic_a: float
-    statistic_b: float
-    test: str  # 'perm-both' or 'williams'
-    signature: str
-
-    def __float__(self): return float(self.p_value)
-
-    def explain(self) -> str:
-        return (f"{self.test}: statistic(A) = {self.statistic_a:.4f}, statistic(B) = {self.statistic_b:.4f}, "
-                f"delta = {self.delta:.4f}, one-sided p-value (A better) = {self.p_value:.4g}")
-
-    def _repr_html_(self): return f"<pre class='tme-result'>{html.escape(self.explain())}</pre>"
-
-
-def _perm_rows(M, H, seg, level, statistic, average_by):
-    "The vector that is permuted (judged cells in grouping order) and the row lengths of the grouping."
-    if level == 'system' and statistic != 'soft_pairwise_accuracy':
-        m, h = _system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
-        return [m[i] for i in keep], [h[i] for i in keep], [len(keep)]
-    rows = grouped_rows(M, H, 'none' if level == 'system' else average_by)
-    rows = [r for r in rows if r[0]]
-    return [x for m, _ in rows for x in m], [x for _, h in rows for x in h], [len(m) for m, _ in rows]
-
-
-def _perm_statistic(m, h, lens, statistic, darr_threshold, n_sys):
-    "mt-metrics-eval's `_Corr` of PermutationSigDiff: unweighted mean of the per-row values, NaN rows dropped."
-    import numpy as np
-    rows, b = [], 0
-    for n in lens: rows.append((list(m[b:b + n]), list(h[b:b + n]))); b += n
-    if statistic in ('acc_eq', 'tau_eq'): return tie_calibration(rows, 'acc23' if statistic == 'acc_eq' else '23').best
-    if statistic == 'soft_pairwise_accuracy':
-        return soft_pairwise_accuracy(np.reshape(m, (n_sys, -1)), np.reshape(h, (n_sys, -1)))
-    vals = []
-    for mr, hr in rows:
-        if statistic == 'darr': vals.append(kendall_like(mr, hr, darr_threshold)[0])
-        elif statistic == 'pairwise_accuracy': vals.append(pairwise_accuracy(mr, hr)[0])
-        else: vals.append(_row_value(statistic, mr, hr))
-    vals = np.asarray(vals, float); vals = vals[~np.isnan(vals)]
-    return float(np.mean(vals)) if len(vals) else 0.0
-
-
-def perm_both(metric_a: Mapping,  # scores of metric A, as in `correlate`
-              metric_b: Mapping,  # scores of metric B, same shape
-              human_scores: Mapping,  # human scores
-              *, level: str = 'system', statistic: str = 'pearson', average_by: str | None = None,
-              n_resamples: int = 1000,  # permutation draws (k)
-              seed: int = 12345,  # seed of numpy.random.RandomState
-              darr_threshold: float = 25.0,
-             ) -> ComparisonResult:
-    "PERM-BOTH permutation test (Deutsch, Dror and Roth 2021) of 'A correlates better than B', as mt-metrics-eval `PermutationSigDiff`."
-    import numpy as np
-    import scipy.stats
-    if statistic not in STATISTICS or level not in STATISTICS[statistic][0]:
-        raise MetricInputError(f"statistic: {statistic!r} is not a {level}-level statistic of {sorted(STATISTICS)}")
-    seed, n_resamples = check_seed(seed), check_count(n_resamples, 'n_resamples')
-    if average_by is None: average_by = 'item' if statistic == 'darr' else 'none'
-    _, Ma, H, seg = score_tables(metric_a, human_scores, min_systems=2 if level == 'segment' else 3)
-    _, Mb, _, seg_b = score_tables(metric_b, human_scores, min_systems=2 if level == 'segment' else 3)
-    if seg != seg_b: raise MetricInputError("metric_a and metric_b: expected tables of the same shape")
-    a, h, lens = _perm_rows(Ma, H, seg, level, statistic, average_by)
-    b, _, _ = _perm_rows(Mb, H, seg, level, statistic, average_by)
-    a, b, h = scipy.stats.zscore(np.asarray(a, float)), scipy.stats.zscore(np.asarray(b, float)), np.asarray(h, float)
-    stat = lambda m: _perm_statistic(m, h, lens, statistic, darr_threshold, len(H))
-    sa, sb = stat(a), stat(b)
-    delta = sa - sb
-    rs = np.random.RandomState(seed)
-    count = 0
-    for _ in range(n_resamples):
-        w1 = rs.binomial(1, 0.5, len(a)); w2 = 1 - w1
-        if stat(w2 * b + w1 * a) - stat(w1 * b + w2 * a) >= delta: count += 1
-    sig = make_signature('perm_both', level=level, stat=statistic, average_by=average_by, n=n_resamples, seed=seed)
-    return ComparisonResult(count / n_resamples, delta, sa, sb, 'perm-both', sig)
-
-
-def williams_test(r12: float,  # correlation of the human scores with metric A
-                  r13: float,  # correlation of the human scores with metric B
-                  r23: float,  # correlation of metric A with metric B
-                  n: int,  # number of points (systems)
-                  one_sided: bool = True,
-                 ) -> float:  # p-value of |r12 - r13| under the null of equal correlations
-    "Williams' test for two dependent correlations sharing one variable (Graham and Baldwin 2014; mt-metrics-eval `WilliamsTest`)."
-    import scipy.stats
-    for name, r in (('r12', r12), ('r13', r13), ('r23', r23)):
-        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not -1 - 1e-12 <= r <= 1 + 1e-12:   # (and nan)
-            raise MetricInputError(f"`{name}` must be a correlation in [-1, 1], got {r!r}")
-    n = check_count(n, 'n', minimum=4)   # the t distribution has n - 3 degrees of freedom
-    # k is the determinant of the 3 x 3 correlation matrix: negative only for correlations no data can have
-    k = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r23 * r13
-    if k < 0:
-        raise MetricInputError(f"r12={r12}, r13={r13}, r23={r23}: these three correlations are inconsistent (no three "
-                               f"variables have them: the determinant of their correlation matrix would be {k:.4g} < 0)")
-    rbar = (r12 + r13) / 2
-    tnum = (r12 - r13) * math.sqrt((n - 1) * (1 + r23))
-    tden = math.sqrt(2 * (n - 1) / (n - 3) * k + rbar ** 2 * (1 - r23) ** 3)
-    p = float(scipy.stats.t.sf(abs(tnum / tden), n - 3))
-    return p if one_sided else 2 * p
-
-
-def williams(metric_a: Mapping, metric_b: Mapping, human_scores: Mapping,  # system-level score dicts
-            ) -> ComparisonResult:
-    "Williams test of 'A's system-level Pearson r with the humans exceeds B's' (p-value of the size of the difference)."
-    _, a, H, seg = score_tables(metric_a, human_scores, min_systems=4)
-    _, b, _, seg_b = score_tables(metric_b, human_scores, min_systems=4)
-    if seg != seg_b: raise MetricInputError("metric_a and metric_b: expected tables of the same shape")
-    (a, h), (b, _) = _system_vectors(a, H, seg), _system_vectors(b, H, seg)
-    r12, r13, r23 = _pearson(a, h), _pearson(b, h), _pearson(a, b)
-    return ComparisonResult(williams_test(r12, r13, r23, len(h)), r12 - r13, r12, r13, 'williams',
-                            make_signature('williams', level='system', stat='pearson'))
-
-# %% ../../nbs/61_meta_eval.ipynb #220a348d
-def significance_clusters(metrics: Mapping[str, Mapping],  # {metric name: scores as in `correlate`}
-                          human_scores: Mapping,
-                          *, level: str = 'system', statistic: str = 'pearson', average_by: str | None = None,
-                          n_resamples: int = 1000, seed: int = 12345, alpha: float = 0.05,
-                         ) -> list[tuple[str, float, int]]:  # (metric, statistic, cluster rank 1 = best), best first
-    "Rank metrics into significance clusters with PERM-BOTH (mt-metrics-eval `CompareMetrics` + `AssignRanks`)."
-    vals = {k: correlate(v, human_scores, level=level, statistic=statistic, average_by=average_by, ci=None).score
-            for k, v in metrics.items()}
-    names = sorted(vals, key=lambda k: (-vals[k], k))
-    n = len(names)
-    sig = [[1.0] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            sig[i][j] = perm_both(metrics[names[i]], metrics[names[j]], human_scores, level=level, statistic=statistic,
-                                  average_by=average_by, n_resamples=n_resamples, seed=seed).p_value
-    ranks, rank, start = [], 1, 0
-    for i in range(n):
-        if any(sig[r][i] <= alpha for r in range(start, i)): rank += 1; start = i
-        ranks.append(rank)
-    return [(k, vals[k], r) for k, r in zip(names, ranks)]
-
-# %% ../../nbs/61_meta_eval.ipynb #e71c9b36
-def correlation_table(metrics: Mapping[str, Mapping],  # {metric name: {system: score}}
-                      human_scores: Mapping,  # {system: human score}
-                      *, statistics: Sequence[str] = ('pearson', 'kendall', 'pairwise_accuracy'),
-                      clusters_by: str | None = 'pearson',  # statistic of the PERM-BOTH significance clusters (None: none)
-                      ci: float = 0.95, n_resamples: int = 1000, n_permutations: int = 1000, seed: int = 12345,
-                     ) -> list[dict]:  # one row per metric, best first by the clusters' statistic
-    "System-level correlations of several metrics with intervals, and their significance clusters."
-    rows = {}
-    for name, scores in metrics.items():
-        sub = {s: scores[s] for s in human_scores}
-        rows[name] = {st: correlate(sub, human_scores, statistic=st, ci=ci, n_resamples=n_resamples, seed=seed)
-                      for st in statistics}
-    ranks = {}
-    if clusters_by:
-        for k, _, rank in significance_clusters({n: {s: metrics[n][s] for s in human_scores} for n in metrics}, human_scores,
-                                                statistic=clusters_by, n_resamples=n_permutations, seed=seed):
-            ranks[k] = rank
-    order = sorted(rows, key=lambda n: (ranks.get(n, 0), -rows[n][statistics[0]].score, n))
-    return [dict(metric=n, cluster=ranks.get(n), **rows[n]) for n in order]
-
-
-def table_html(rows: Sequence[dict], caption: str = '') -> str:
-    "An escaped HTML table of `correlation_table` rows: value [interval] per statistic, and the cluster."
-    stats_ = [k for k in rows[0] if k not in ('metric', 'cluster')]
-    head = ''.join(f"<th>{html.escape(s)}</th>" for s in ['metric', *stats_, 'cluster'])
-    body = ''.join("<tr><td>" + html.escape(r['metric']) + '</td>' +
-                   ''.join(f"<td>{r[s].score:.3f} [{r[s].ci_low:.2f}, {r[s].ci_high:.2f}]</td>" if r[s].ci_low is not None
-                           else f"<td>{r[s].score:.3f}</td>" for s in stats_) +
-                   f"<td>{'' if r['cluster'] is None else r['cluster']}</td></tr>" for r in rows)
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ''
-    return f"<table class='tme-table'>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-# %% ../../nbs/61_meta_eval.ipynb #0e01e62b
-def pearson_r(x: Sequence[float], y: Sequence[float]) -> float:
-    "Pearson's r with the standard library (scipy.stats.pearsonr's statistic to ~1e-12); NaN if either is constant."
-    n = len(x)
-    if n < 2 or len(set(x)) < 2 or len(set(y)) < 2: return float('nan')
-    mx, my = math.fsum(x) / n, math.fsum(y) / n
-    dx, dy = [a - mx for a in x], [b - my for b in y]
-    r = math.fsum(a * b for a, b in zip(dx, dy)) / math.sqrt(math.fsum(a * a for a in dx) * math.fsum(b * b for b in dy))
-    return max(-1.0, min(1.0, r))
-
-
-def average_ranks(x: Sequence[float]) -> list[float]:
-    "1-based ranks, ties given the mean of their ranks (scipy.stats.rankdata(method='average'))."
-    order = sorted(range(len(x)), key=lambda i: x[i])
-    r = [0.0] * len(x); i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and x[order[j + 1]] == x[order[i]]: j += 1
-        for k in range(i, j + 1): r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
-def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
-    "Spearman's rho: Pearson's r of the average ranks (scipy.stats.spearmanr's statistic); NaN if either is constant."
-    return pearson_r(average_ranks(x), average_ranks(y))
-
-
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
-    "Kendall's tau-b from the O(n^2) pair counts (scipy.stats.kendalltau(variant='b')); NaN if either is constant."
-    n = len(x); c = d = tx = ty = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = (x[i] > x[j]) - (x[i] < x[j]), (y[i] > y[j]) - (y[i] < y[j])  # signs of the differences
-            if a == 0: tx += 1
-            if b == 0: ty += 1
-            if a * b > 0: c += 1
-            elif a * b < 0: d += 1
-    n0 = n * (n - 1) // 2
-    if n0 - tx == 0 or n0 - ty == 0: return float('nan')
-    return max(-1.0, min(1.0, (c - d) / math.sqrt(n0 - tx) / math.sqrt(n0 - ty)))
-
-
-EXPLORER_STATISTICS = {'pearson': pearson_r, 'spearman': spearman_rho, 'kendall': kendall_tau_b,
-                       'pairwise_accuracy': lambda m, h: pairwise_accuracy(m, h)[0]}  # what the explorer shows
-
-# %% ../../nbs/61_meta_eval.ipynb #2540ff83
-def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel='human', highlight=()):
-    "A small SVG scatter plot with the points labelled and the least-squares line (standard library only)."
-    pad = 40
-    x0, x1 = min(xs), max(xs); y0, y1 = min(ys), max(ys)
-    x1 = x1 if x1 > x0 else x0 + 1; y1 = y1 if y1 > y0 else y0 + 1
-    X = lambda x: pad + (x - x0) / (x1 - x0) * (width - 2 * pad)
-    Y = lambda y: height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' class='tme-scatter' overflow='visible' role='img' "
-             f"aria-label='{html.escape(ylabel, quote=True)} against {html.escape(xlabel, quote=True)}'>",
-             f"<rect x='{pad}' y='{pad}' width='{width - 2 * pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
-    n = len(xs)
-    if n >= 2:
-        mx, my = sum(xs) / n, sum(ys) / n
-        sxx = sum((x - mx) ** 2 for x in xs)
-        if sxx > 0:
-            b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-            ya, yb = my + b * (x0 - mx), my + b * (x1 - mx)
-            parts.append(f"<line x1='{X(x0):.1f}' y1='{Y(ya):.1f}' x2='{X(x1):.1f}' y2='{Y(yb):.1f}' stroke='#999' stroke-dasharray='4 3'/>")
-    for x, y, lab in zip(xs, ys, labels):
-        col = '#d62728' if lab in highlight else '#1f77b4'
-        parts.append(f"<circle cx='{X(x):.1f}' cy='{Y(y):.1f}' r='4' fill='{col}'><title>{html.escape(str(lab))}</title></circle>"
-                     f"<text x='{X(x) + 5:.1f}' y='{Y(y) - 5:.1f}' font-size='10'>{html.escape(str(lab))}</text>")
-    parts.append(f"<text x='{width / 2:.0f}' y='{height - 8}' font-size='11' text-anchor='middle'>{html.escape(xlabel)}</text>"
-                 f"<text x='12' y='{height / 2:.0f}' font-size='11' transform='rotate(-90 12 {height / 2:.0f})' "
-                 f"text-anchor='middle'>{html.escape(ylabel)}</text></svg>")
-    return ''.join(parts)
-
-
-def render_meta_eval_html(metric_scores: Mapping,  # {system: metric score}
-                          human_scores: Mapping,  # {system: human score}
-                          *, exclude: Sequence[str] = (),  # systems left out
-                          moved: Mapping | None = None,  # {system: new human score} (the dragged point)
-                          metric_name: str = 'metric', human_name: str = 'human',
-                         ) -> str:  # escaped HTML: the statistics table and an inline SVG scatter
-    """Pure renderer of the meta-evaluation explorer: system-level correlations after moving or excluding systems.
-    Standard library only (`EXPLORER_STATISTICS`): the same HTML in CPython and in the browser."""
-    try: score_tables(metric_scores, human_scores)
-    except MetricInputError as e: return f"<div class='tme-error'>{html.escape(str(e))}</div>"
-    human = {s: (moved or {}).get(s, v) for s, v in human_scores.items() if s not in set(exclude)}
-    metric = {s: v for s, v in metric_scores.items() if s in human}
-    if len(human) < 3:
-        return "<div class='tme-error'>keep at least 3 systems</div>"
-    rows = []
-    for st, f in EXPLORER_STATISTICS.items():  # standard library only (see "Under the hood" above)
-        full = f([metric_scores[s] for s in human_scores], list(human_scores.values()))
-        now = f([metric[s] for s in human], list(human.values()))
-        rows.append(f"<tr><td>{st}</td><td>{full:.3f}</td><td><b>{now:.3f}</b></td></tr>")
-    syst = list(human)
-    svg = _svg_scatter([metric[s] for s in syst], [human[s] for s in syst], syst, xlabel=metric_name, ylabel=human_name,
-                       highlight=tuple(moved or ()))
-    note = ''
-    if exclude: note += f"<p>excluded: {html.escape(', '.join(exclude))}</p>"
-    if moved: note += ''.join(f"<p>{html.escape(str(s))}: human score {human_scores[s]:.4g} &rarr; {v:.4g}</p>" for s, v in moved.items())
-    return (f"<div class='tme-meta-eval'><table><thead><tr><th>statistic</th><th>all systems, as rated</th>"
-            f"<th>now</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{note}{svg}</div>")
-
-
-def meta_eval_explorer(metric_scores: Mapping, human_scores: Mapping, *, metric_name: str = 'metric',
-                       human_name: str = 'human'):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` the view
-    "Interactive explorer: choose a system, drag its human score, exclude systems; the correlations follow."
-    import ipywidgets as W
-    systems = list(human_scores)
-    lo, hi = min(human_scores.values()), max(human_scores.values())
-    span = (hi - lo) or 1.0
-    c = dict(system=W.Dropdown(options=systems, value=systems[0], description='system'),
-             human=W.FloatSlider(value=human_scores[systems[0]], min=lo - span, max=hi + span, step=span / 200,
-                                 description='its human score', readout_format='.4g', continuous_update=False),
-             exclude=W.SelectMultiple(options=systems, value=(), description='exclude', rows=min(6, len(systems))))
-    out = W.HTML()
-
-    def update(*_):
-        s = c['system'].value
-        moved = {s: c['human'].value} if c['human'].value != human_scores[s] else {}
-        out.value = render_meta_eval_html(metric_scores, human_scores, exclude=c['exclude'].value, moved=moved,
-                                          metric_name=metric_name, human_name=human_name)
-
-    def pick(change):
-        c['human'].unobserve(update, names='value'); c['human'].value = human_scores[change['new']]
-        c['human'].observe(update, names='value'); update()
-    c['system'].observe(pick, names='value')
-    for k in ('human', 'exclude'): c[k].observe(update, names='value')
-    update()
-    box = W.VBox([W.HBox([c['system'], c['human']]), c['exclude'], out])
-    box.controls, box.output = c, out
-    return box
-
-# %% ../../nbs/61_meta_eval.ipynb #072aa7d9
-def wmt22_system_scores() -> tuple[dict, dict]:  # ({metric: {system: score}}, {human score: {system: score}})
-    "The explorer's data: WMT22 ru-en system scores shipped with the package (textmetrics_edu/data/wmt22_ru-en_system)."
-    import csv, io, textmetrics_edu
-    from pathlib import Path
-    p = Path(textmetrics_edu.__file__).parent / 'data' / 'wmt22_ru-en_system' / 'scores.tsv'
-    out = {'metric': {}, 'human': {}}
-    for r in csv.DictReader(io.StringIO(p.read_text(encoding='utf-8')), delimiter='\t'):
-        out[r['kind']].setdefault(r['name'], {})[r['system']] = float(r['score'])
-    return out['metric'], out['human']
-
-
-def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the organisers' sacreBLEU) or 'METEOR'
-                                *, human: str = 'DA z',  # 'DA z' or 'DA raw' (official WMT22 system averages)
-                                system: str = 'ALMAnaCH-Inria',  # the system whose human score is moved
-                                shift: float = 0.0,  # how far: in standard deviations of the systems' human scores
-                                exclude: Sequence[str] | str = (),  # systems left out (names; empty strings ignored)
-                               ) -> str:  # escaped HTML, as `render_meta_eval_html`
-    """The meta-evaluation explorer on WMT22 ru-en (10 systems) from plain controls, as the site's live explorer
-    calls it: pick the metric and the human score, move one system's human score, exclude systems by name."""
-    metrics, humans = wmt22_system_scores()
-    try:
-        if metric not in metrics: raise MetricInputError(f"metric: expected one of {list(metrics)}, got {metric!r}")
-        if human not in humans: raise MetricInputError(f"human: expected one of {list(humans)}, got {human!r}")
-        H = humans[human]
-        if system not in H: raise MetricInputError(f"system: expected one of {list(H)}, got {system!r}")
-        if not isinstance(shift, (int, float)) or isinstance(shift, bool) or not math.isfinite(shift):
-            raise MetricInputError(f"shift: expected a finite number, got {shift!r}")
-        excl = [s.strip() for s in ([exclude] if isinstance(exclude, str) else exclude) if s.strip()]
-        unknown = [s for s in excl if s not in H]
-        if unknown: raise MetricInputError(f"exclude: no system {', '.join(unknown)}; the systems are {', '.join(H)}")
-    except MetricInputError as e:
-        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
-    v = list(H.values()); mean = math.fsum(v) / len(v)
-    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1))
-    moved = {system: H[system] + shift * sd} if shift and system not in excl else {}
-    name = metric + (' (official sacreBLEU)' if metric in ('BLEU', 'chrF') else '')
-    return render_meta_eval_html(metrics[metric], H, exclude=excl, moved=moved, metric_name=name, human_name=human)
-
 # %% ../../nbs/61_meta_eval.ipynb #89542eb1
 def _read_tsv(path: str) -> list[dict]:
     import csv
@@ -931,55 +417,7 @@ def read_metric_tsv(path: str) -> dict[str, dict[str, float]]:
     except ValueError as e: raise MetricInputError(f"{path}: {e}") from None
     return out
 
-
-def _meta_eval_arguments(p):
-    p.add_argument('hyps', nargs='*', metavar='HYP', help='system output files (name without extension = system)')
-    p.add_argument('--human', required=True, metavar='TSV', help='human scores per system (a `system` column)')
-    p.add_argument('--human-column', default=None, help="score column of --human (default: 'z' if present, else 'score')")
-    p.add_argument('--metric-scores', metavar='TSV', help='precomputed metric scores (long or wide TSV)')
-    p.add_argument('-r', '--refs', nargs='+', default=[], metavar='REF', help='reference file(s) for HYP files')
-    p.add_argument('-m', '--metrics', default=None, help='comma-separated metrics (default: all in the TSV, or bleu,chrf)')
-    p.add_argument('-s', '--statistics', default='pearson,spearman,kendall,pairwise_accuracy',
-                   help=f"comma-separated system-level statistics of {sorted(k for k, v in STATISTICS.items() if 'system' in v[0] and k != 'soft_pairwise_accuracy')}")
-    p.add_argument('--exclude', default='', help='comma-separated systems to leave out (e.g. an outlier)')
-    p.add_argument('--ci', type=float, default=0.95, help='bootstrap interval level (0 for none)')
-    p.add_argument('--n-resamples', type=int, default=1000)
-    p.add_argument('--seed', type=int, default=12345)
-    p.add_argument('--format', choices=('text', 'json'), default='text')
-    p.add_argument('--quiet', action='store_true', help='no progress on stderr')
-    p.add_argument('--lower-is-better', default='', metavar='NAMES',
-                   help="comma-separated metrics of --metric-scores where lower is better (error rates), besides the "
-                        "registered ones (ter, wer, ...), whose direction is known")
-
-
-def _metric_tables(args, systems) -> dict[str, dict[str, float]]:
-    if args.metric_scores:
-        if args.hyps: raise MetricInputError("give either --metric-scores or HYP files, not both")
-        tables = read_metric_tsv(args.metric_scores)
-        names = args.metrics.split(',') if args.metrics else list(tables)
-        unknown = [n for n in names if n not in tables]
-        if unknown: raise MetricInputError(f"--metrics: {unknown} not in {args.metric_scores} (it has {list(tables)})")
-        return {n: tables[n] for n in names}
-    if not args.hyps or not args.refs: raise MetricInputError("give --metric-scores, or HYP files with -r REF files")
-    from pathlib import Path
-    from textmetrics_edu.core import METRICS, refs_from_streams
-    names = (args.metrics or 'bleu,chrf').split(',')
-    unknown = [n for n in names if n not in METRICS]
-    if unknown: raise MetricInputError(f"--metrics: unknown {unknown}; available: {sorted(METRICS)}")
-    from textmetrics_edu.core.datasets import read_segments
-    read = lambda p: read_segments(p, rstrip=True)   # as `score` and sacreBLEU's CLI read their files
-    refs = refs_from_streams(*[read(r) for r in args.refs])
-    out = {n: {} for n in names}
-    for i, h in enumerate(args.hyps, 1):
-        sysname = Path(h).stem
-        if not args.quiet: print(f"[meta-eval] scoring {sysname} ({i}/{len(args.hyps)})", file=sys.stderr, flush=True)
-        hyps = read(h)
-        for n in names:
-            spec = METRICS[n]
-            out[n][sysname] = float(spec.corpus_fn(hyps, refs, **spec.fixed))
-    return out
-
-
+# %% ../../nbs/61_meta_eval.ipynb #087bac19
 def lower_is_better(names, declared: str = '') -> set[str]:
     """The metric names among `names` whose scores fall as quality rises: the registered metrics that declare
     `higher_is_better=False` (TER, WER, CER, MER, WIL; matched case-insensitively, so a TSV's `TER` is TER) and those in
@@ -991,49 +429,3 @@ def lower_is_better(names, declared: str = '') -> set[str]:
     bad = extra - set(names)
     if bad: raise MetricInputError(f"--lower-is-better: {sorted(bad)} not among the metrics {list(names)}")
     return {n for n in names if known.get(n.lower()) is False} | extra
-
-
-def run_meta_eval(args) -> int:
-    """The `meta-eval` sub-command: every chosen metric's correlation with the human scores, with intervals. Error
-    rates (`lower_is_better`) are negated first, so that every statistic reads "higher agrees with humans"."""
-    import json
-    human, column = read_human_tsv(args.human, args.human_column)
-    excluded = [s for s in args.exclude.split(',') if s]
-    bad = [s for s in excluded if s not in human]
-    if bad: raise MetricInputError(f"--exclude: {bad} not in {args.human}")
-    human = {s: v for s, v in human.items() if s not in excluded}
-    stats_ = args.statistics.split(',')
-    for s in stats_:
-        if s not in STATISTICS or 'system' not in STATISTICS[s][0] or s == 'soft_pairwise_accuracy':
-            raise MetricInputError(f"--statistics: {s!r} is not a system-level statistic computable from system scores")
-    tables = _metric_tables(args, list(human))
-    negated = lower_is_better(tables, args.lower_is_better)
-    tables = {m: ({k: -v for k, v in t.items()} if m in negated else t) for m, t in tables.items()}
-    ci = args.ci or None
-    results = {}
-    todo = [(m, s) for m in tables for s in stats_]
-    for i, (m, s) in enumerate(todo, 1):
-        if not args.quiet and ci:
-            print(f"[meta-eval] {m} {s}: {args.n_resamples} bootstrap resamples ({i}/{len(todo)})", file=sys.stderr, flush=True)
-        scores = {k: v for k, v in tables[m].items() if k in human}
-        results.setdefault(m, {})[s] = correlate(scores, human, level='system', statistic=s, ci=ci,
-                                                 n_resamples=args.n_resamples, seed=args.seed)
-    if args.format == 'json':
-        print(json.dumps(dict(human=args.human, human_column=column, systems=list(human), excluded=excluded,
-                              negated=sorted(negated),
-                              results={m: {s: r.to_dict() for s, r in d.items()} for m, d in results.items()}), indent=1))
-        return 0
-    print(f"meta-eval: {len(human)} systems, human score {column!r} from {args.human}" +
-          (f", excluding {', '.join(excluded)}" if excluded else ''))
-    if ci: print(f"{ci:.0%} bootstrap intervals: {args.n_resamples} resamples of the systems, seed {args.seed}")
-    if negated: print(f"negated (lower is better): {', '.join(sorted(negated))}")
-    w = max(len('metric'), *(len(m) for m in results)) + 2
-    cell = lambda r: f"{r.score:6.3f}" + (f" [{r.ci_low:6.3f}, {r.ci_high:6.3f}]" if r.ci_low is not None else '')
-    cw = max(len(cell(r)) for d in results.values() for r in d.values()) + 2
-    print('metric'.ljust(w) + ''.join(s.ljust(cw) for s in stats_))
-    for m, d in results.items(): print(m.ljust(w) + ''.join(cell(d[s]).ljust(cw) for s in stats_))
-    return 0
-
-
-META_EVAL_COMMAND = register_command(CommandSpec('meta-eval', 'correlate metric scores with human scores per system, with bootstrap intervals',
-                                                 _meta_eval_arguments, run_meta_eval))

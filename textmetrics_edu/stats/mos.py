@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import html
 import math
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count
+from textmetrics_edu.kernels.mos_python import (
+    _solve_components, _mos_python, t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+    bootstrap_means_python)
+
+_all_ = ['t_quantile', 'percentile_linear', 'rating_lists', 'crowdmos_variance_python',
+         'bootstrap_means_python']  # the standard-library engine (kernels.mos_python), importable from here too
 
 COLUMNS = ('system', 'item', 'rater', 'score')  # the long table's columns, in this order
 ACR_SCALE = (1, 5)  # ITU-T P.800 Absolute Category Rating: 1 Bad ... 5 Excellent
@@ -19,13 +24,11 @@ ACR_LABELS = {5: 'Excellent', 4: 'Good', 3: 'Fair', 2: 'Poor', 1: 'Bad'}  # P.80
 INTERVAL_METHODS = ('naive', 'crowdmos', 'bootstrap')
 
 # %% auto #0
-__all__ = ['COLUMNS', 'ACR_SCALE', 'ACR_LABELS', 'INTERVAL_METHODS', 'SUMMEVAL_DIMENSIONS', 'PAIRED_TESTS', 'ICC_FORMS',
-           'EXAMPLE_RATINGS', 'ratings_records', 'rating_matrix', 'naive_interval', 'crowdmos_variance',
-           'crowdmos_interval', 'bootstrap_means', 'bootstrap_interval', 'MOSResult', 'mos', 'summeval_ratings',
-           'item_means', 'PairedMOSResult', 'paired_mos_test', 'reliability_matrix', 'krippendorff_alpha_by_hand',
-           'AgreementResult', 'agreement', 't_quantile', 'percentile_linear', 'rating_lists',
-           'crowdmos_variance_python', 'bootstrap_means_python', 'parse_ratings', 'intervals_svg', 'render_mos_html',
-           'mos_explorer']
+__all__ = ['COLUMNS', 'ACR_SCALE', 'ACR_LABELS', 'INTERVAL_METHODS', 'SUMMEVAL_DIMENSIONS', 'PAIRED_TESTS', 'EXAMPLE_RATINGS',
+           'ratings_records', 'rating_matrix', 'naive_interval', 'crowdmos_variance', 'crowdmos_interval',
+           'bootstrap_means', 'bootstrap_interval', 'MOSResult', 'mos', 'summeval_ratings', 'item_means',
+           'PairedMOSResult', 'paired_mos_test', 'parse_ratings', 't_quantile', 'percentile_linear', 'rating_lists',
+           'crowdmos_variance_python', 'bootstrap_means_python']
 
 # %% ../../nbs/60_mos.ipynb #798cb7b4
 def _is_dataframe(x) -> bool:
@@ -122,20 +125,7 @@ def _mean_within_variance(Z, axis: int) -> float:
     v = (dev ** 2).sum(axis)[n >= 2] / (n[n >= 2] - 1)
     return float(v.mean())
 
-
-def _solve_components(v_tot: float, v_ir: float, v_rr: float) -> tuple[float, float, float]:
-    "(v_item, v_rater, v_residual) from the variance of all votes, the mean within-rater and within-item variances."
-    v_item = v_rater = v_res = 0.0
-    if not math.isnan(v_ir) and not math.isnan(v_rr):
-        v_item, v_rater, v_res = v_tot - v_rr, v_tot - v_ir, v_ir + v_rr - v_tot
-    elif math.isnan(v_ir) and not math.isnan(v_rr):  # every rater rated one item: rater effect = per-vote noise
-        v_item, v_res = v_tot - v_rr, v_rr
-    elif not math.isnan(v_ir):  # every item rated once: item effect = per-vote noise
-        v_rater, v_res = v_tot - v_ir, v_ir
-    else: v_res = v_tot
-    return max(v_item, 0.0), max(v_rater, 0.0), max(v_res, 0.0)
-
-
+# %% ../../nbs/60_mos.ipynb #cd6993b4
 def crowdmos_variance(Z,  # raters x items array of one system's votes, nan = not rated
                      ) -> dict:  # v_item, v_rater, v_residual, var_mos, df
     """Variance of the MOS under CrowdMOS's model (Ribeiro et al., ICASSP 2011):
@@ -364,7 +354,7 @@ class PairedMOSResult(MetricResult):
                           f"{round(100 * self.confidence)}% {_fmt_ci(self.ci)}",
                           f"statistic {self.statistic:.4g}, p = {self.p_value:.4g}: {verdict} at 0.05"])
 
-
+# %% ../../nbs/60_mos.ipynb #3d24144b
 def paired_mos_test(ratings,  # long table (system, item, rater, score), as for `mos`
                     baseline,  # name of system A
                     system,  # name of system B: "is B really better than A?"
@@ -409,240 +399,6 @@ def paired_mos_test(ratings,  # long table (system, item, rater, score), as for 
                            system_mos=float(xb.mean()), n_items=len(shared), test=test, statistic=stat, p_value=p, ci=ci,
                            confidence=confidence, n_samples=n_samples, seed=seed)
 
-# %% ../../nbs/60_mos.ipynb #dfe2aa9c
-def reliability_matrix(records: Sequence[tuple],  # (system, item, rater, score) tuples
-                      ) -> tuple[list, list, Any]:  # raters, units, raters x units array (nan = not rated)
-    "Krippendorff's layout: one row per rater, one column per unit (a (system, item) pair), nan where not rated."
-    import numpy as np
-    raters = list(dict.fromkeys(r[2] for r in records)); units = list(dict.fromkeys((r[0], r[1]) for r in records))
-    ri, ui = {r: k for k, r in enumerate(raters)}, {u: k for k, u in enumerate(units)}
-    R = np.full((len(raters), len(units)), np.nan)
-    for s, it, ra, v in records: R[ri[ra], ui[(s, it)]] = v
-    return raters, units, R
-
-# %% ../../nbs/60_mos.ipynb #93e439f1
-def krippendorff_alpha_by_hand(reliability_data: Sequence[Sequence[float]],  # raters x units, None or nan = missing
-                               level_of_measurement: str,  # 'nominal', 'ordinal', 'interval' or 'ratio'
-                              ) -> float:  # alpha = 1 - D_o / D_e, in (-1, 1]; 1 = perfect agreement
-    """Krippendorff's alpha from the coincidence matrix (Krippendorff 2011, "Computing Krippendorff's alpha-reliability"),
-    in plain Python: the lesson's version, checked against the `krippendorff` package."""
-    if level_of_measurement not in ('nominal', 'ordinal', 'interval', 'ratio'):
-        raise MetricInputError(f"`level_of_measurement` must be 'nominal', 'ordinal', 'interval' or 'ratio', got {level_of_measurement!r}")
-    units = list(zip(*reliability_data))  # one tuple of values per unit
-    o = Counter()  # coincidences o_ck: each ordered pair of values from different raters in a unit, weighted 1/(m_u - 1)
-    for u in units:
-        vals = [float(v) for v in u if v is not None and v == v]
-        m = len(vals)
-        if m < 2: continue  # a unit rated once has no pairable value
-        for i, c in enumerate(vals):
-            for j, k in enumerate(vals):
-                if i != j: o[c, k] += 1 / (m - 1)
-    values = sorted({c for c, _ in o})
-    if len(values) < 2: raise MetricInputError("`reliability_data` has fewer than two distinct pairable values; alpha is undefined")
-    n_c = {c: sum(o[c, k] for k in values) for c in values}
-    n = sum(n_c.values())
-
-    def delta2(c, k):  # the squared difference function of the level of measurement
-        if level_of_measurement == 'nominal': return float(c != k)
-        if level_of_measurement == 'interval': return (c - k) ** 2
-        if level_of_measurement == 'ratio': return ((c - k) / (c + k)) ** 2 if c + k else 0.0
-        lo, hi = min(c, k), max(c, k)  # ordinal: ranks from the marginal counts
-        return (sum(n_c[g] for g in values if lo <= g <= hi) - (n_c[c] + n_c[k]) / 2) ** 2
-    D_o = sum(o[c, k] * delta2(c, k) for c in values for k in values) / n
-    D_e = sum(n_c[c] * n_c[k] * delta2(c, k) for c in values for k in values) / (n * (n - 1))
-    return 1 - D_o / D_e
-
-# %% ../../nbs/60_mos.ipynb #df3521ec
-ICC_FORMS = ('ICC(1,1)', 'ICC(A,1)', 'ICC(C,1)', 'ICC(1,k)', 'ICC(A,k)', 'ICC(C,k)')  # pingouin's McGraw-Wong names
-
-
-@dataclass(frozen=True)
-class AgreementResult(MetricResult):
-    "Inter-rater agreement over all units (system, item); `score` is Krippendorff's alpha at `level_of_measurement`."
-    level_of_measurement: str = 'ordinal'
-    fleiss_kappa: float = float('nan')  # statsmodels, categories taken as nominal, on units with `n_per_unit` votes
-    icc: float = float('nan')  # pingouin.intraclass_corr, form `icc_form`
-    icc_form: str = 'ICC(A,1)'
-    icc_ci: tuple = (float('nan'), float('nan'))  # pingouin's 95% interval
-    n_units: int = 0
-    n_raters: int = 0
-    n_ratings: int = 0
-    n_per_unit: int = 0  # votes per unit used by Fleiss' kappa and the ICC
-    n_units_complete: int = 0  # units with exactly `n_per_unit` votes
-
-    name = "Krippendorff's alpha"
-
-    def explain(self) -> str:
-        return '\n'.join([f"{self.n_ratings} votes by {self.n_raters} raters on {self.n_units} units; {self.signature}",
-                          f"Krippendorff's alpha ({self.level_of_measurement}) = {self.score:.3f}  [krippendorff]",
-                          f"Fleiss' kappa (nominal categories, {self.n_units_complete} units x {self.n_per_unit} votes) = "
-                          f"{self.fleiss_kappa:.3f}  [statsmodels]",
-                          f"{self.icc_form} = {self.icc:.3f}, 95% {_fmt_ci(self.icc_ci)}  [pingouin]"])
-
-
-def agreement(ratings,  # long table (system, item, rater, score), as for `mos`
-              *, level_of_measurement: str = 'ordinal',  # for Krippendorff's alpha: 'nominal', 'ordinal', 'interval', 'ratio'
-              icc_form: str = 'ICC(A,1)',  # one of ICC_FORMS; use 'ICC(1,1)' when units have different raters
-              scale: tuple | None = ACR_SCALE,
-              columns: Sequence[str] = COLUMNS,
-             ) -> AgreementResult:
-    """Krippendorff's alpha (`krippendorff.alpha`), Fleiss' kappa (`statsmodels.stats.inter_rater.fleiss_kappa`) and an
-    ICC (`pingouin.intraclass_corr`) of the same votes; a unit is a (system, item) pair. Fleiss' kappa and the ICC need
-    the same number k of votes per unit (the most common count; other units are left out and counted). The two-way ICC
-    forms need every unit rated by the same k raters; the one-way ICC(1,*) labels raters by their slot in the unit."""
-    import numpy as np
-    import krippendorff, pandas as pd, pingouin as pg
-    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
-    if level_of_measurement not in ('nominal', 'ordinal', 'interval', 'ratio'):
-        raise MetricInputError(f"`level_of_measurement` must be 'nominal', 'ordinal', 'interval' or 'ratio', got {level_of_measurement!r}")
-    if icc_form not in ICC_FORMS: raise MetricInputError(f"`icc_form` must be one of {list(ICC_FORMS)}, got {icc_form!r}")
-    recs = ratings_records(ratings, scale=scale, columns=columns)
-    raters, units, R = reliability_matrix(recs)
-    if len(raters) < 2: raise MetricInputError(f"`ratings` has one rater ({raters[0]!r}); agreement needs at least 2")
-    if len(set(R[~np.isnan(R)])) < 2: raise MetricInputError("`ratings` has a single distinct score; agreement coefficients are undefined")
-    alpha = float(krippendorff.alpha(reliability_data=R, level_of_measurement=level_of_measurement))
-    per_unit: dict = {}
-    for s, it, ra, v in recs: per_unit.setdefault((s, it), []).append((ra, v))
-    k = Counter(len(v) for v in per_unit.values()).most_common(1)[0][0]
-    full = {u: v for u, v in per_unit.items() if len(v) == k}
-    if k < 2 or len(full) < 2: raise MetricInputError(f"`ratings`: fewer than 2 units with 2 or more votes each")
-    table, _ = aggregate_raters(np.array([[x for _, x in v] for v in full.values()]))
-    kappa = float(fleiss_kappa(table, method='fleiss'))
-    one_way = icc_form.startswith('ICC(1')
-    if not one_way and len({frozenset(r for r, _ in v) for v in full.values()}) > 1:
-        raise MetricInputError(f"`icc_form` {icc_form} needs the same raters on every unit; these units have different "
-                               "raters (use 'ICC(1,1)', the one-way form)")
-    df = pd.DataFrame([(str(u), j if one_way else str(r), x) for u, v in full.items() for j, (r, x) in enumerate(v)],
-                      columns=['unit', 'rater', 'score'])
-    t = pg.intraclass_corr(df, targets='unit', raters='rater', ratings='score').set_index('Type').loc[icc_form]
-    sig = make_signature('agreement', alpha=level_of_measurement, icc=icc_form)
-    return AgreementResult(score=alpha, signature=sig, level_of_measurement=level_of_measurement, fleiss_kappa=kappa,
-                           icc=float(t['ICC']), icc_form=icc_form, icc_ci=tuple(float(c) for c in t['CI95']),
-                           n_units=len(units), n_raters=len(raters), n_ratings=len(recs), n_per_unit=k,
-                           n_units_complete=len(full))
-
-# %% ../../nbs/60_mos.ipynb #50332daf
-def _t_central(t: float, df: int) -> float:
-    "P(|T| < t) for Student's t with integer `df` >= 1 and t >= 0 (Abramowitz and Stegun 26.7.3 and 26.7.4)."
-    r = t * t + df
-    s, c2 = t / math.sqrt(r), df / r  # sin(theta), cos(theta)^2
-    if df % 2 == 0:
-        term = acc = 1.0
-        for k in range(1, df // 2):
-            term *= (2 * k - 1) / (2 * k) * c2; acc += term
-        return s * acc
-    theta = math.atan2(t, math.sqrt(df))
-    if df == 1: return 2 * theta / math.pi
-    term = acc = math.sqrt(c2)
-    for k in range(1, (df - 1) // 2):
-        term *= 2 * k / (2 * k + 1) * c2; acc += term
-    return 2 / math.pi * (theta + s * acc)
-
-
-def _t_pdf(t: float, df: int) -> float:
-    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-                    - (df + 1) / 2 * math.log1p(t * t / df))
-
-
-def t_quantile(p: float,  # probability, in (0, 1)
-               df: int,  # degrees of freedom, an integer >= 1
-              ) -> float:  # the p-quantile of Student's t (scipy.stats.t.ppf(p, df) to ~1e-13 relative)
-    "Student's t quantile with the standard library only: Newton's method on the closed-form distribution function."
-    from statistics import NormalDist
-    if isinstance(df, bool) or not isinstance(df, int) or df < 1:
-        raise MetricInputError(f"`df` must be an integer >= 1, got {df!r}")
-    if not isinstance(p, (int, float)) or not 0 < p < 1: raise MetricInputError(f"`p` must be in (0, 1), got {p!r}")
-    if p == 0.5: return 0.0
-    if p < 0.5: return -t_quantile(1 - p, df)
-    target, t = 2 * p - 1, NormalDist().inv_cdf(p)  # the normal quantile is below t's: Newton climbs from the left
-    prev = math.inf
-    for _ in range(500):
-        step = (target - _t_central(t, df)) / (2 * _t_pdf(t, df))
-        t += step
-        if abs(step) <= 1e-15 * t or abs(step) < 1e-9 * t and abs(step) >= prev: break  # converged, or at rounding noise
-        prev = abs(step)
-    return t
-
-
-def percentile_linear(values: Sequence[float],  # numbers (NaN already removed)
-                      q: float,  # percentile, in [0, 100]
-                     ) -> float:  # numpy.percentile(values, q) (method 'linear', numpy's own arithmetic)
-    "The linear-interpolation percentile, computed as numpy computes it (virtual index, then its two-sided lerp)."
-    a = sorted(values); n = len(a)
-    if not n: raise MetricInputError("`values` is empty")
-    f = q / 100
-    v = n * f + (1 + f * (1 - 1 - 1)) - 1  # numpy: n*q + (alpha + q*(1 - alpha - beta)) - 1, alpha = beta = 1
-    lo = min(max(math.floor(v), 0), n - 1); hi = min(lo + 1, n - 1)
-    g = v - math.floor(v) if 0 <= v <= n - 1 else 0.0
-    d = a[hi] - a[lo]
-    return a[hi] - d * (1 - g) if g >= 0.5 else a[lo] + d * g
-
-
-def rating_lists(records: Sequence[tuple],  # (system, item, rater, score) tuples of ONE system
-                ) -> tuple[list, list, list[list]]:  # raters, items, raters x items lists (None = not rated)
-    "`rating_matrix` without numpy: the votes of one system as lists of lists."
-    raters = list(dict.fromkeys(r[2] for r in records)); items = list(dict.fromkeys(r[1] for r in records))
-    ri, ii = {r: k for k, r in enumerate(raters)}, {x: k for k, x in enumerate(items)}
-    Z = [[None] * len(items) for _ in raters]
-    for _, it, ra, v in records: Z[ri[ra]][ii[it]] = float(v)
-    return raters, items, Z
-
-
-def _var(xs: Sequence[float]) -> float:  # sample variance (ddof=1) with exactly rounded sums
-    m = math.fsum(xs) / len(xs)
-    return math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-
-
-def crowdmos_variance_python(Z: Sequence[Sequence[float | None]],  # raters x items lists, None = not rated
-                            ) -> dict:  # as `crowdmos_variance`
-    "`crowdmos_variance` with the standard library only (the same model and solution)."
-    rows = [[v for v in r if v is not None] for r in Z]
-    cols = [[r[j] for r in Z if r[j] is not None] for j in range(len(Z[0]))]
-    x = [v for r in rows for v in r]; T = len(x)
-    within = lambda groups: (math.fsum(_var(g) for g in groups if len(g) >= 2) / sum(len(g) >= 2 for g in groups)
-                             if any(len(g) >= 2 for g in groups) else float('nan'))
-    v_tot = _var(x) if T >= 2 else float('nan')
-    v_item, v_rater, v_res = _solve_components(v_tot, within(rows), within(cols))
-    var_mos = (v_item * sum(len(c) ** 2 for c in cols) / T ** 2 + v_rater * sum(len(r) ** 2 for r in rows) / T ** 2
-               + v_res / T)
-    return dict(v_item=v_item, v_rater=v_rater, v_residual=v_res, var_mos=var_mos, df=min(len(Z), len(Z[0])) - 1)
-
-
-def bootstrap_means_python(Z: Sequence[Sequence[float | None]],  # raters x items lists, None = not rated
-                           n_samples: int = 1000, seed: int | None = 12345,  # `random.Random` seed
-                          ) -> list[float]:  # n_samples resampled MOS values (nan where a resample drew no rated cell)
-    "The two-way bootstrap of `bootstrap_means`, drawn with `random.Random(seed)`: the same draws in every Python."
-    import random
-    rng = random.Random(seed)
-    nr, ni = len(Z), len(Z[0])
-    votes = [[(j, v) for j, v in enumerate(r) if v is not None] for r in Z]
-    out = []
-    for _ in range(n_samples):
-        A, C = [0] * nr, [0] * ni  # how often each rater / item is drawn
-        for _ in range(nr): A[rng.randrange(nr)] += 1
-        for _ in range(ni): C[rng.randrange(ni)] += 1
-        num = den = 0.0
-        for i in range(nr):
-            if A[i]:
-                for j, v in votes[i]:
-                    w = A[i] * C[j]; num += w * v; den += w
-        out.append(num / den if den else float('nan'))
-    return out
-
-
-def _mos_python(rs, raters, items, confidence, n_samples, seed) -> dict:
-    "The fields of one system's MOSResult with the standard library only."
-    _, _, Z = rating_lists(rs)
-    x = [v for r in Z for v in r if v is not None]; n = len(x)
-    m, sd = math.fsum(x) / n, math.sqrt(_var(x))
-    h = t_quantile((1 + confidence) / 2, n - 1) * sd / math.sqrt(n)
-    c = crowdmos_variance_python(Z)
-    hc = t_quantile((1 + confidence) / 2, c['df']) * math.sqrt(c['var_mos'])
-    b = [v for v in bootstrap_means_python(Z, n_samples, seed) if not math.isnan(v)]
-    return dict(score=m, n_ratings=n, sd=sd, naive_ci=(m - h, m + h), crowdmos_ci=(m - hc, m + hc),
-                bootstrap_ci=(percentile_linear(b, 50 * (1 - confidence)), percentile_linear(b, 50 * (1 + confidence))),
-                v_item=c['v_item'], v_rater=c['v_rater'], v_residual=c['v_residual'])
-
 # %% ../../nbs/60_mos.ipynb #cd87f9f4
 def parse_ratings(text: str,  # one vote per line: "system item rater score" (whitespace, tab or comma separated)
                  ) -> list[tuple]:  # (system, item, rater, score) tuples; blank lines and lines starting with # skipped
@@ -658,72 +414,6 @@ def parse_ratings(text: str,  # one vote per line: "system item rater score" (wh
         out.append((f[0], f[1], f[2], v))
     return out
 
-# %% ../../nbs/60_mos.ipynb #5e4e29f5
-_COLOURS = {'naive': '#d62728', 'crowdmos': '#1f77b4', 'bootstrap': '#2ca02c'}
-
-
-def intervals_svg(results: Mapping[Any, MOSResult],  # {system: MOSResult}, as `mos` returns
-                  methods: Sequence[str] = INTERVAL_METHODS,  # the intervals to draw, one line each per system
-                  width: int = 520,  # pixels
-                 ) -> str:  # an inline <svg> (system names escaped)
-    "Each system's MOS (dot) and intervals (one coloured line per method) on the rating scale; scale ends drawn dashed."
-    res = list(results.values())
-    scale = res[0].scale or (min(min(r.interval(m)[0] for m in methods) for r in res),
-                             max(max(r.interval(m)[1] for m in methods) for r in res))
-    lo = min([scale[0]] + [r.interval(m)[0] for r in res for m in methods]); hi = max([scale[1]] + [r.interval(m)[1] for r in res for m in methods])
-    lo, hi = lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)
-    left, right, row, lane = 150, 10, 8 + 6 * len(methods), 6
-    X = lambda v: left + (v - lo) / (hi - lo) * (width - left - right)
-    H = 20 + row * len(res) + 20
-    p = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{H}' font-size='11' font-family='sans-serif'>"]
-    ticks = range(math.ceil(scale[0]), math.floor(scale[1]) + 1) if scale[1] - scale[0] <= 10 else scale
-    for v in ticks:
-        p.append(f"<text x='{X(v):.1f}' y='{H - 5}' text-anchor='middle'>{v:g}</text>")
-    for v in scale:
-        p.append(f"<line x1='{X(v):.1f}' x2='{X(v):.1f}' y1='12' y2='{H - 18}' stroke='#888' stroke-dasharray='3,3'/>")
-    for k, r in enumerate(res):
-        y0 = 20 + k * row
-        p.append(f"<text x='{left - 6}' y='{y0 + row / 2 + 3:.1f}' text-anchor='end'>{html.escape(str(r.system))[:40]}</text>")
-        for j, m in enumerate(methods):
-            a, b = r.interval(m); y = y0 + 4 + j * lane
-            p.append(f"<line x1='{X(a):.1f}' x2='{X(b):.1f}' y1='{y}' y2='{y}' stroke='{_COLOURS[m]}' stroke-width='3'>"
-                     f"<title>{m} [{a:.3f}, {b:.3f}]</title></line>")
-        p.append(f"<circle cx='{X(r.score):.1f}' cy='{y0 + 4 + lane * (len(methods) - 1) / 2:.1f}' r='3' fill='black'/>")
-    legend = ' '.join(f"<tspan fill='{_COLOURS[m]}'>&#9632; {m}</tspan>" for m in methods)
-    p.append(f"<text x='{left}' y='10'>{legend}</text></svg>")
-    return ''.join(p)
-
-# %% ../../nbs/60_mos.ipynb #8d05f69f
-def render_mos_html(ratings,  # long table (system, item, rater, score), or typed text (see `parse_ratings`)
-                    *, method: str = 'all',  # 'all' or one of INTERVAL_METHODS
-                    confidence: float = 0.95,
-                    scale: tuple | None = ACR_SCALE,
-                    n_samples: int = 1000,
-                    seed: int | None = 12345,
-                   ) -> str:  # escaped HTML: a table of MOS and intervals, the intervals as inline SVG, and warnings
-    """The MOS explorer's pure renderer: every system's MOS with the chosen interval(s); bad input becomes an error box.
-    Always the standard-library engine (`mos(..., engine='python')`): the same HTML in CPython and in the browser."""
-    methods = INTERVAL_METHODS if method == 'all' else (method,)
-    try:
-        if method != 'all' and method not in INTERVAL_METHODS:
-            raise MetricInputError(f"`method` must be 'all' or one of {list(INTERVAL_METHODS)}, got {method!r}")
-        if isinstance(ratings, str): ratings = parse_ratings(ratings)
-        res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed, engine='python')
-    except MetricInputError as e:
-        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
-    head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
-    rows = []
-    for r in res.values():
-        cells = ''.join(f"<td{' style=color:#d62728' if r.outside_scale(m) else ''}>{_fmt_ci(r.interval(m))}</td>" for m in methods)
-        rows.append(f"<tr><td>{html.escape(str(r.system))}</td><td>{r.score:.3f}</td><td>{r.n_ratings}</td>"
-                    f"<td>{r.n_raters}</td><td>{r.n_items}</td>{cells}</tr>")
-    notes = [f"the {m} interval leaves the scale for " + ', '.join(html.escape(str(r.system)) for r in res.values() if r.outside_scale(m))
-             for m in methods if any(r.outside_scale(m) for r in res.values())]
-    note = f"<p class='tme-warning'>{'; '.join(notes)}</p>" if notes else ''
-    return (f"<div class='tme-mos'><table><thead><tr><th>system</th><th>MOS</th><th>votes</th><th>raters</th><th>items</th>"
-            f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{intervals_svg(res, methods)}{note}"
-            f"<code>{html.escape(next(iter(res.values())).signature)}</code></div>")
-
 # %% ../../nbs/60_mos.ipynb #b366dafb
 EXAMPLE_RATINGS = """# system item rater score (ACR 1-5)
 A s1 r1 4
@@ -738,26 +428,3 @@ B s2 r1 5
 B s2 r2 4
 B s3 r1 5
 B s3 r2 5"""
-
-
-def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long table}; 'typed' (the text box) is always offered
-                 text: str = EXAMPLE_RATINGS,  # initial typed ratings
-                ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An explorer of MOS intervals: choose a data set (or type ratings), the interval method and the confidence."
-    import ipywidgets as W
-    datasets = dict(datasets or {})
-    c = dict(data=W.Dropdown(options=['typed', *datasets], value='typed', description='data'),
-             method=W.Dropdown(options=['all', *INTERVAL_METHODS], value='all', description='interval'),
-             confidence=W.FloatSlider(value=0.95, min=0.5, max=0.99, step=0.01, description='confidence'),
-             text=W.Textarea(value=text, description='ratings', layout=W.Layout(width='95%', height='10em')))
-    out = W.HTML()
-
-    def update(*_):
-        d = c['data'].value
-        out.value = render_mos_html(c['text'].value if d == 'typed' else datasets[d], method=c['method'].value,
-                                    confidence=round(c['confidence'].value, 4))
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([W.HBox([c['data'], c['method'], c['confidence']]), c['text'], out])
-    box.controls, box.output = c, out
-    return box

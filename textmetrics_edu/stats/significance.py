@@ -12,13 +12,12 @@ try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): only the explorer (pure Python) works
 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_hyps, check_refs, make_signature,
-                                  register_command, CommandSpec, SegmentRefs, get_metric, discover_metrics, stats_row,
+                                  SegmentRefs, get_metric, discover_metrics, stats_row,
                                   stats_from_row, check_seed, check_count)
 from ..metrics import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
-__all__ = ['stats_matrix', 'score_from_row', 'PairedTestResult', 'paired_test', 'bootstrap_ci', 'render_paired_bootstrap_html',
-           'paired_bootstrap_explorer']
+__all__ = ['stats_matrix', 'score_from_row', 'PairedTestResult', 'paired_test', 'bootstrap_ci']
 
 # %% ../../nbs/40_significance.ipynb #9ed7c2e9
 def _metric(metric: str):
@@ -153,6 +152,7 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
                             n_samples=n_samples, seed=seed)
 
 
+# %% ../../nbs/40_significance.ipynb #6c817e6c
 def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
                  refs: Sequence,  # refs[i]: reference(s) of segment i
                  *, metric: str = 'bleu',  # any metric on the protocol
@@ -165,137 +165,3 @@ def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
     f = _scorer(metric, opts, len(M))
     idx = np.random.default_rng(seed).choice(len(M), size=(n_samples, len(M)), replace=True)
     return _estimate_ci(np.array([f(M[i].sum(0)) for i in idx]))
-
-# %% ../../nbs/40_significance.ipynb #7368b0b5
-def _add_args(p):
-    p.add_argument('files', nargs='+', metavar='HYP', help='the baseline hypothesis file, then the systems to compare')
-    p.add_argument('-r', '--refs', nargs='+', required=True, metavar='REF', help='reference file(s)')
-    p.add_argument('-m', '--metrics', default='bleu', help="comma-separated metric names: any metric on the protocol (bleu, chrf, ter, wer, rouge1, ...)")
-    p.add_argument('--test', choices=('bs', 'ar'), default='bs', help='paired bootstrap or approximate randomization')
-    p.add_argument('--n-samples', type=int, default=None)
-    p.add_argument('--seed', type=int, default=12345)
-    p.add_argument('--format', choices=('text', 'json'), default='text')
-
-
-def _run(args) -> int:
-    import json
-    from pathlib import Path
-    from textmetrics_edu.core.datasets import read_segments
-    if len(args.files) < 2: raise MetricInputError('give the baseline file and at least one system file')
-    names = [Path(f).stem for f in args.files]
-    if len(set(names)) < len(names): names = [str(f) for f in args.files]  # same file name in two folders
-    if len(set(names)) < len(names): raise MetricInputError('the same file is given twice')
-    systems = {n: read_segments(f) for n, f in zip(names, args.files)}
-    streams = [read_segments(r) for r in args.refs]
-    n = {len(x) for x in list(systems.values()) + streams}
-    if len(n) > 1: raise MetricInputError('files have different numbers of lines')
-    refs = streams[0] if len(streams) == 1 else [list(x) for x in zip(*streams)]
-    names = list(systems)
-    out = []
-    for metric in [m.strip() for m in args.metrics.split(',') if m.strip()]:
-        for name in names[1:]:
-            r = paired_test(systems[names[0]], systems[name], refs, metric=metric, test=args.test,
-                            n_samples=args.n_samples, seed=args.seed)
-            out.append(dict(metric=metric, baseline=names[0], system=name, baseline_score=r.baseline_score,
-                            score=r.score, p_value=r.p_value, mean=r.mean, ci=r.ci, signature=r.signature))
-    if args.format == 'json':  # NaN (no interval for 'ar') is written as null: strict JSON
-        out = [{k: (None if isinstance(v, float) and v != v else v) for k, v in o.items()} for o in out]
-        print(json.dumps(out, indent=2, allow_nan=False))
-    else:
-        for o in out:
-            print(f"{o['metric']:5} {o['system']:>20} {o['score']:.4f} vs {o['baseline']} {o['baseline_score']:.4f}"
-                  f"  p = {o['p_value']:.4f}{' *' if o['p_value'] < 0.05 else ''}")
-        if out: print(out[0]['signature'])
-    return 0
-
-
-register_command(CommandSpec('significance', 'paired significance test of systems against a baseline', _add_args, _run))
-
-# %% ../../nbs/40_significance.ipynb #bd0ecd6f
-def _bootstrap_svg(centred: list, observed: float, width: int = 360, height: int = 110, bins: int = 24) -> str:
-    "A small inline SVG histogram of the centred differences with the observed difference as a red line."
-    lo, hi = min(centred + [observed, 0.0]), max(centred + [observed, 0.0])
-    span = (hi - lo) or 1.0
-    counts = [0] * bins
-    for x in centred: counts[min(bins - 1, int((x - lo) / span * bins))] += 1
-    top, bw = max(counts) or 1, width / bins
-    bars = ''.join(f"<rect x='{i * bw:.1f}' y='{height - 20 - 80 * k / top:.1f}' width='{bw - 1:.1f}' height='{80 * k / top:.1f}' "
-                   f"fill='#5b8def'/>" for i, k in enumerate(counts) if k)
-    xo = (observed - lo) / span * width
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
-            f"aria-label='histogram of the centred bootstrap differences'>{bars}"
-            f"<line x1='{xo:.1f}' y1='0' x2='{xo:.1f}' y2='{height - 20}' stroke='#c00' stroke-width='2'/>"
-            f"<text x='2' y='{height - 5}' font-size='10'>{lo:.4f}</text>"
-            f"<text x='{width - 2}' y='{height - 5}' font-size='10' text-anchor='end'>{hi:.4f}</text></svg>")
-
-
-def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypotheses, one per segment
-                                 system: Sequence[str],  # the compared system's hypotheses (same segments)
-                                 refs: Sequence,  # refs[i]: the reference(s) of segment i
-                                 *, metric: str = 'bleu',  # 'bleu' or 'chrf' (any metric on the protocol)
-                                 n_samples: int = 200,  # resamples, >= 1
-                                 seed: int = 12345,  # seed of `random.Random`
-                                 show: int = 8,  # resamples listed in the table
-                                ) -> str:  # self-contained HTML (user text escaped)
-    "The explorer's view of the paired bootstrap: scores, the first resamples, the centred differences and the p-value."
-    import html, random
-    e = html.escape
-    try:
-        check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
-        hy, refs = _prepare({'baseline': baseline, 'system': system}, refs)
-        spec = _metric(metric)
-        o = spec.opts({})
-        bl = [stats_row(s) for s in spec.stats(hy['baseline'], refs, o)]
-        sy = [stats_row(s) for s in spec.stats(hy['system'], refs, o)]
-        n = len(bl)
-        f = _scorer(metric, {}, n)
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    total = lambda rows, idx: [sum(col) for col in zip(*(rows[i] for i in idx))]
-    bl_score, sy_score = f(total(bl, range(n))), f(total(sy, range(n)))
-    diff = abs(sy_score - bl_score)
-    rng = random.Random(seed)
-    samples = []
-    for _ in range(n_samples):
-        idx = [rng.randrange(n) for _ in range(n)]
-        samples.append((idx, f(total(bl, idx)), f(total(sy, idx))))
-    d = [abs(s - b) for _, b, s in samples]
-    mean_d = sum(d) / len(d)
-    centred = [x - mean_d for x in d]
-    extreme = sum(1 for x in centred if x > diff)
-    p = (extreme + 1) / (n_samples + 1) if diff > 0 else 1.0
-    rows = ''.join(f"<tr><td>{k + 1}</td><td>{e(', '.join(str(i + 1) for i in idx))}</td><td>{b:.4f}</td><td>{s:.4f}</td>"
-                   f"<td>{s - b:+.4f}</td></tr>" for k, (idx, b, s) in enumerate(samples[:show]))
-    name = e(spec.name)
-    verdict = 'significant' if p < 0.05 else 'not significant'
-    return (f"<div class='tme-bootstrap'><p><b>{name}: baseline {bl_score:.4f}, system {sy_score:.4f}, "
-            f"|&Delta;| = {diff:.4f}; p = {p:.4f}</b> ({verdict} at 0.05; {extreme} of {n_samples} centred resample "
-            f"differences exceed |&Delta;|; seed {seed}, random.Random)</p>"
-            f"<table><thead><tr><th>resample</th><th>segments drawn</th><th>baseline</th><th>system</th><th>&Delta;</th></tr>"
-            f"</thead><tbody>{rows}</tbody></table>"
-            f"<p>centred differences |&Delta;<sub>i</sub>| &minus; mean (bars) and the observed |&Delta;| (red):</p>"
-            f"{_bootstrap_svg(centred, diff)}</div>")
-
-
-def paired_bootstrap_explorer(baseline: Sequence[str] = ('the cat sat on the mat', 'a dog barked', 'it is raining'),
-                              system: Sequence[str] = ('the cat sat on a mat', 'the dog barked loudly', 'it rains today'),
-                              refs: Sequence[str] = ('the cat sat on the mat', 'the dog barked', 'it is raining today'),
-                             ):  # an ipywidgets VBox (`.controls`, `.output`)
-    "The Jupyter explorer: three text areas (one segment a line) and the test's controls, re-rendered on every change."
-    import ipywidgets as W
-    box_ = lambda v, d: W.Textarea(value='\n'.join(v), description=d, layout=W.Layout(width='95%', height='5em'))
-    c = dict(baseline=box_(baseline, 'baseline'), system=box_(system, 'system'), refs=box_(refs, 'references'),
-             metric=W.Dropdown(options=['bleu', 'chrf'], value='bleu', description='metric'),
-             n_samples=W.IntSlider(value=200, min=10, max=1000, description='resamples'),
-             seed=W.IntText(value=12345, description='seed'))
-    out = W.HTML()
-    lines = lambda w: [s for s in w.value.split('\n') if s.strip()]
-
-    def update(*_):
-        out.value = render_paired_bootstrap_html(lines(c['baseline']), lines(c['system']), lines(c['refs']),
-                                                 metric=c['metric'].value, n_samples=c['n_samples'].value, seed=c['seed'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['baseline'], c['system'], c['refs'], W.HBox([c['metric'], c['n_samples'], c['seed']]), out])
-    box.controls, box.output = c, out
-    return box
