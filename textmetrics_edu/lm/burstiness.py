@@ -93,7 +93,7 @@ def sentence_burstiness(text: str | Sequence[str]) -> BurstinessResult:
     "Burstiness of the sentence lengths of a text (document 002's sense)."
     return burstiness(sentence_lengths(text), of='sentence lengths')
 
-
+# %% ../../nbs/33_burstiness.ipynb #f38fdde4
 def interarrival_gaps(tokens: Sequence[str],  # the token sequence
                       term: str,  # the term
                      ) -> list[int]:  # distances (in tokens) between consecutive occurrences of `term`

@@ -61,7 +61,7 @@ def _as_sequences(logprobs, name: str = 'logprobs') -> list[np.ndarray]:
     if not out: raise MetricInputError(f"`{name}` is empty; perplexity needs at least one token")
     return out
 
-
+# %% ../../nbs/30_perplexity.ipynb #a71c9c40
 def check_logprobs(logprobs,  # one sequence (list of floats) or several (list of lists), log base `base`
                    name: str = 'logprobs',
                   ) -> list[np.ndarray]:  # one float64 array per sequence

@@ -30,7 +30,7 @@ def distinct_counts(text: str,  # one generated sample
     if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
     return Counter(ngrams(preprocess(check_text(text, 'hyp'), tokenize, lowercase), n))
 
-
+# %% ../../nbs/32_diversity.ipynb #3434c85b
 @dataclass(frozen=True)
 class DistinctResult(MetricResult):
     "distinct-n in [0, 1]: higher means more varied. `level` says sample-averaged or system-level."
@@ -56,7 +56,7 @@ class DistinctResult(MetricResult):
             + (f" ({self.skipped} sample(s) with fewer than {self.n} tokens left out)" if self.skipped else ''),
             f"score ({self.level}) = {self.score:.6f}"])
 
-
+# %% ../../nbs/32_diversity.ipynb #72c72cdb
 def corpus_distinct(hyps: Sequence[str],  # the generated samples, one str each
                     refs=None,  # ignored (distinct-n uses no references; accepted so the CLI can pass them)
                     *, n: int = 2,  # n-gram order
@@ -108,7 +108,7 @@ class SelfBLEUResult(MetricResult):
         return (f"self-BLEU over {self.samples} samples: mean of BLEU(sample i; references = the other "
                 f"{self.samples - 1}) = {self.score:.6f}\n{self.signature}")
 
-
+# %% ../../nbs/32_diversity.ipynb #81931570
 def _closest_other(lengths_sorted: list[int], L: int) -> int:
     "The length closest to L among `lengths_sorted` with one occurrence of L removed (ties: the shorter)."
     i = bisect_left(lengths_sorted, L)
@@ -147,7 +147,7 @@ def self_bleu_statistics(hyps: Sequence[str],  # the samples (at least 2)
         out.append(BLEUStats(len(t), _closest_other(lengths, len(t)), tuple(matches), tuple(totals)))
     return out
 
-
+# %% ../../nbs/32_diversity.ipynb #978e9fe5
 def self_bleu(hyps: Sequence[str],  # the samples of one system (at least 2)
               refs=None,  # ignored (self-BLEU compares the samples with each other; accepted for the CLI)
               *, max_order: int = 4,  # BLEU's highest n-gram order
