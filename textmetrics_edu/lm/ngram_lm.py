@@ -14,8 +14,8 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..kernels.ngram_lm import NgramLMEngine
-from ..kernels.ngram_lm_base import (BOS, EOS, UNK, SMOOTHINGS, pad_sentence, check_sentences,
-                                                   check_lm_options, lm_signature)
+from ..kernels.ngram_lm_base import (
+    BOS, EOS, UNK, SMOOTHINGS, pad_sentence, check_sentences, check_lm_options, lm_signature)
 from .perplexity import PerplexityResult, perplexity_from_stats
 
 # %% auto #0

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 from ..core import MetricInputError
-from ..lm.ngram_lm import (SMOOTHINGS, UNK, check_lm_options, count_ngrams, lm_tokenize, ngram_perplexity,
-                                         ngram_prob, pad_sentence)
+from ..lm.ngram_lm import (
+    SMOOTHINGS, UNK, check_lm_options, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
 
 # %% auto #0
 __all__ = ['render_ngram_lm_html', 'ngram_lm_explorer']
