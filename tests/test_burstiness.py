@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.lm.burstiness import (burstiness, sentence_lengths, interarrival_gaps, term_burstiness,
-                                        term_burstiness_table, render_burstiness_html, burstiness_explorer)
+                                        term_burstiness_table)
+from textmetrics_edu.views.burstiness import render_burstiness_html, burstiness_explorer
 
 
 @settings(max_examples=100, deadline=None)

@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.metrics.bleu import sentence_bleu
-from textmetrics_edu.metrics.diversity import corpus_distinct, sentence_distinct, self_bleu, render_distinct_html, distinct_explorer
+from textmetrics_edu.metrics.diversity import corpus_distinct, sentence_distinct, self_bleu
+from textmetrics_edu.views.diversity import render_distinct_html, distinct_explorer
 from textmetrics_edu.app.cli import main
 from conftest import WMT22_EN_DE, read_lines
 

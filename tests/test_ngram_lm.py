@@ -248,14 +248,15 @@ def test_lesson_imports_without_numpy():
             "    def find_spec(self, name, path, target=None):\n"
             "        if name.split('.')[0] == 'numpy': raise ImportError('hidden')\n"
             "sys.meta_path.insert(0, H())\n"
-            "from textmetrics_edu.lm.ngram_lm import render_ngram_lm_html, count_ngrams, ngram_perplexity\n"
+            "from textmetrics_edu.views.ngram_lm import render_ngram_lm_html\n"
+            "from textmetrics_edu.lm.ngram_lm import count_ngrams, ngram_perplexity\n"
             "print('perplexity = ' in render_ngram_lm_html('a b\\na c', 'a b'))\n")
     p = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and p.stdout.strip() == 'True', p.stderr
 
 
 def test_explorer_html():
-    from textmetrics_edu.lm.ngram_lm import render_ngram_lm_html
+    from textmetrics_edu.views.ngram_lm import render_ngram_lm_html
     train = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here'
     h = render_ngram_lm_html(train, 'the queen is here', order=2, smoothing='mle')
     # p(the|<s>) = 3/4, p(queen|the) = 1/4, p(is|queen) = 1, p(here|is) = 1/3, p(</s>|here) = 1

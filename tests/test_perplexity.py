@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.lm.perplexity import (perplexity, perplexity_from_probs, entropy, cross_entropy, distribution_perplexity,
-                                        softmax, temperature_for_perplexity, strided_perplexity, render_distribution_html,
-                                        temperature_explorer)
+                                        softmax, temperature_for_perplexity, strided_perplexity)
+from textmetrics_edu.views.perplexity import render_distribution_html, temperature_explorer
 
 probs = st.lists(st.floats(min_value=1e-6, max_value=1.0), min_size=1, max_size=40)
 

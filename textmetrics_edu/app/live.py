@@ -86,15 +86,15 @@ def _site_explorers() -> dict:
     from textmetrics_edu.metrics.rouge import render_rouge_html, ROUGE_TOKENIZERS
     from textmetrics_edu.metrics.meteor import render_meteor_html
     from textmetrics_edu.views.alignment import render_alignment_html
-    from textmetrics_edu.metrics.diversity import render_distinct_html
-    from textmetrics_edu.lm.perplexity import render_distribution_html
-    from textmetrics_edu.lm.burstiness import render_burstiness_html
+    from textmetrics_edu.views.diversity import render_distinct_html
+    from textmetrics_edu.views.perplexity import render_distribution_html
+    from textmetrics_edu.views.burstiness import render_burstiness_html
     from textmetrics_edu.views.cider import render_cider_html, VARIANTS
     from textmetrics_edu.views.classification import render_confusion_html
     from textmetrics_edu.views.glue import render_benchmark_html
     from textmetrics_edu.views.mos import render_mos_html, EXAMPLE_RATINGS, INTERVAL_METHODS
     from textmetrics_edu.views.meta_eval import render_system_explorer_html, wmt22_system_scores
-    from textmetrics_edu.lm.ngram_lm import render_ngram_lm_html, SMOOTHINGS
+    from textmetrics_edu.views.ngram_lm import render_ngram_lm_html, SMOOTHINGS
     from textmetrics_edu.views.significance import render_paired_bootstrap_html
     hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
     return dict(

@@ -6,38 +6,128 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
-import numpy as np
+try: import numpy as np
+except ImportError: np = None  # the browser (Pyodide): the lesson's pure-Python counts work, this engine does not
 
 from ..core import MetricInputError
-from ..lm.perplexity import perplexity_from_stats
-
-
-def _lesson():
-    "The lesson module (its padding, vocabulary symbols, checks and result class), imported on first use."
-    from textmetrics_edu.lm import ngram_lm
-    return ngram_lm
+from .ngram_lm_base import BOS, UNK, pad_sentence, check_sentences, check_lm_options, lm_signature
 
 # %% auto #0
-__all__ = ['NgramLM', 'train_ngram_lm']
+__all__ = ['PerplexityStats', 'NgramLMEngine']
 
 # %% ../../nbs/31b_ngram_lm_engine.ipynb #70da4274
 def _padded_ids(sents, order, padding, index, unk_id):
     "Concatenated padded sentences as ids, and for every position the end (exclusive) of its sentence."
     ids, ends, oov, pos = [], [], 0, 0
-    pad_s = _lesson().pad_sentence
     get = index.get
     for s in sents:
-        p = pad_s(s, order, padding)
+        p = pad_sentence(s, order, padding)
         row = [get(w, unk_id) for w in p]
         oov += sum(1 for w in s if w not in index)
         ids.extend(row); pos += len(row); ends.extend([pos] * len(row))
     return np.asarray(ids, dtype=np.int64), np.asarray(ends, dtype=np.int64), oov
 
 # %% ../../nbs/31b_ngram_lm_engine.ipynb #c6be34f7
-class NgramLM:
-    "An n-gram language model trained with `fit`; probabilities as `nltk.lm` 3.10 defines them for each smoothing."
+def _count_tables(T, ends, n: int, V: int) -> dict:
+    "The count tables of orders 1..n of the padded id sequence `T` (sentence ends `ends`), as NgramLMEngine's attributes."
+    idx = np.arange(T.size)
+    keys, counts, prefix, suffix = [], [], [], []
+    prev = None  # per position: id of the (k-1)-gram starting there (-1 if none)
+    for k in range(1, n + 1):
+        valid = idx + k <= ends
+        pos = idx[valid]
+        key = T[pos] if k == 1 else prev[pos] * V + T[pos + k - 1]
+        uk, first, inv, cnt = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+        cur = np.full(T.size, -1, dtype=np.int64); cur[pos] = inv
+        keys.append(uk); counts.append(cnt.astype(np.float64))
+        if k > 1:
+            prefix.append(uk // V)  # id of the (k-1)-gram context
+            suffix.append(prev[pos[first] + 1])  # id of the (k-1)-gram without the first word
+        else: prefix.append(None); suffix.append(None)
+        prev = cur
+    # per context (a (k-1)-gram id) of the k-grams: N(c) and N1+(c .)
+    ctx_total = [None] + [np.bincount(prefix[k], weights=counts[k], minlength=keys[k - 1].size) for k in range(1, n)]
+    ctx_types = [None] + [np.bincount(prefix[k], minlength=keys[k - 1].size).astype(np.float64) for k in range(1, n)]
+    # Kneser-Ney continuation counts: cont[k][g] = N1+(. g) for the k-grams g (from the (k+1)-grams)
+    cont = [np.bincount(suffix[k + 1], minlength=keys[k].size).astype(np.float64) for k in range(n - 1)] + [None]
+    # ... and their totals per context: N1+(. c .) = sum over k-grams g = (c w) of cont[k][g]
+    cont_total = [float(keys[1].size) if n > 1 else 0.0] + \
+        [np.bincount(prefix[k], weights=cont[k], minlength=keys[k - 1].size) for k in range(1, n - 1)]
+    return dict(keys=keys, counts=counts, prefix=prefix, suffix=suffix, ctx_total=ctx_total, ctx_types=ctx_types,
+                cont=cont, cont_total=cont_total, n_tokens=float(counts[0].sum()))
+
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #14c4047f
+def _lookup_ids(m, T, ends) -> list:
+    "For every position and order k: the id of the training k-gram of model `m` starting there, or -1."
+    V, idx, out, prev = m.V, np.arange(T.size), [], None
+    for k in range(1, m.order + 1):
+        valid = idx + k <= ends
+        if k > 1: valid &= prev >= 0
+        pos = idx[valid]
+        key = T[pos] if k == 1 else prev[pos] * V + T[pos + k - 1]
+        j = np.searchsorted(m.keys[k - 1], key)
+        j[j == m.keys[k - 1].size] = 0  # (the table is never empty: fit() refuses a text without tokens)
+        hit = m.keys[k - 1][j] == key
+        cur = np.full(T.size, -1, dtype=np.int64); cur[pos[hit]] = j[hit]
+        out.append(cur); prev = cur
+    return out
+
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #d909ed1c
+def _event_probs(m, T, ends):
+    "Probability under model `m` of every predicted token (the last word of every order-n n-gram of the padded text)."
+    n, D, sm = m.order, m.discount, m.smoothing
+    idx = np.arange(T.size)
+    start = idx[idx + n <= ends]  # the n-grams to score start here
+    w = start + n - 1  # position of the predicted word
+    ids = _lookup_ids(m, T, ends)
+
+    def get(arr, i):  # arr[i] with 0 where i == -1
+        return np.where(i >= 0, arr[np.maximum(i, 0)], 0.0)
+
+    def count(k, p0):  # C of the k-gram starting at p0
+        return get(m.counts[k - 1], ids[k - 1][p0])
+
+    if sm == 'mle' or sm == 'lidstone' or sm == 'laplace':
+        if n == 1: c, N = count(1, w), np.full(w.size, m.n_tokens)
+        else: c, N = count(n, start), get(m.ctx_total[n - 1], ids[n - 2][start])
+        if sm == 'mle':
+            with np.errstate(divide='ignore', invalid='ignore'): return np.where(N > 0, c / np.where(N > 0, N, 1), 0.0)
+        return (c + m.gamma) / (N + m.V * m.gamma)
+    # interpolated models: start at the unigram level, go up one order at a time
+    if sm == 'kneser-ney': p = get(m.cont[0], ids[0][w]) / m.cont_total[0]
+    else: p = count(1, w) / m.n_tokens
+    for k in range(2, n + 1):
+        p0 = w - (k - 1)  # the k-gram (c w) starts here; its context c is the (k-1)-gram at p0
+        cid = ids[k - 2][p0]
+        Nc = get(m.ctx_total[k - 1], cid)
+        seen = Nc > 0
+        types = get(m.ctx_types[k - 1], cid)
+        safe = np.where(seen, Nc, 1.0)
+        if sm == 'witten-bell':
+            lam = types / (types + safe)
+            new = (1 - lam) * count(k, p0) / safe + lam * p
+        elif sm == 'absolute-discounting' or k == n:
+            new = np.maximum(count(k, p0) - D, 0) / safe + D * types / safe * p
+        else:  # Kneser-Ney, lower order: continuation counts
+            tot = get(m.cont_total[k - 1], cid)
+            tot = np.where(tot > 0, tot, 1.0)
+            new = np.maximum(get(m.cont[k - 1], ids[k - 1][p0]) - D, 0) / tot + D * types / tot * p
+        p = np.where(seen, new, p)
+    return p
+
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #c38fe677
+class PerplexityStats(NamedTuple):
+    "A test text's sufficient statistics of perplexity (the lesson's `perplexity_from_stats` makes the result)."
+    nll_nats: list  # per sentence: the negative log-likelihood in nats (inf if an event had probability 0)
+    tokens: list  # per sentence: the number of scored events
+    zero_prob_tokens: int  # events with probability 0
+    oov: int  # test tokens not in the vocabulary (scored as <UNK>)
+
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #06fea573
+class NgramLMEngine:
+    "An n-gram model trained with `fit`; probabilities as `nltk.lm` 3.10 defines them for each smoothing."
 
     def __init__(self, order: int,  # n, >= 1 (Kneser-Ney: >= 2)
                  smoothing: str = 'kneser-ney',  # one of SMOOTHINGS
@@ -45,166 +135,76 @@ class NgramLM:
                  discount: float | None = None,  # absolute discounting (default 0.75) / Kneser-Ney (default 0.1, as NLTK)
                  unk_cutoff: int = 1,  # words seen fewer times than this in training become <UNK>
                  padding: str = 'nltk'):  # 'nltk' (n-1 </s>) or 'eos' (one </s>)
-        gamma, discount = _lesson().check_lm_options(order, smoothing, gamma, discount, unk_cutoff, padding)
+        gamma, discount = check_lm_options(order, smoothing, gamma, discount, unk_cutoff, padding)
         self.order, self.smoothing, self.gamma, self.discount = order, smoothing, float(gamma), float(discount)
         self.unk_cutoff, self.padding, self.fitted = unk_cutoff, padding, False
 
     def signature(self) -> str:
-        return _lesson().lm_signature(self.order, self.smoothing, self.unk_cutoff, self.padding, self.gamma, self.discount)
+        return lm_signature(self.order, self.smoothing, self.unk_cutoff, self.padding, self.gamma, self.discount)
 
     def __repr__(self):
         v = f", vocab {self.V}" if self.fitted else ', not fitted'
         return f"NgramLM(order={self.order}, smoothing={self.smoothing!r}{v})"
 
     def fit(self, sents: Sequence[Sequence[str]],  # training sentences (token lists)
-           ) -> 'NgramLM':
+           ):  # self
         "Count the padded training sentences; returns self."
-        L = _lesson()
-        sents = L.check_sentences(sents, 'sents')
-        n = self.order
+        if np is None: raise ImportError("the n-gram engine needs numpy (the lesson's `count_ngrams` does not)")
+        sents, n = check_sentences(sents, 'sents'), self.order
         wc = __import__('collections').Counter()
-        for s in sents: wc.update(L.pad_sentence(s, n, self.padding))
-        words = sorted(w for w, k in wc.items() if k >= self.unk_cutoff and w != L.UNK)
-        self.words = words + [L.UNK]
+        for s in sents: wc.update(pad_sentence(s, n, self.padding))
+        words = sorted(w for w, k in wc.items() if k >= self.unk_cutoff and w != UNK)
+        self.words = words + [UNK]
         self.index = {w: i for i, w in enumerate(self.words)}
         self.V, self.unk_id = len(self.words), len(self.words) - 1  # V = len(nltk vocab): <s>, </s>, <UNK> included
         T, ends, _ = _padded_ids(sents, n, self.padding, self.index, self.unk_id)
         if T.size == 0: raise MetricInputError("`sents` has no tokens (even after padding): nothing to train on")
-        V, idx = self.V, np.arange(T.size)
-        self.keys, self.counts, self.prefix, self.suffix, self.first_ids = [], [], [], [], []
-        prev = None  # per position: id of the (k-1)-gram starting there (-1 if none)
-        for k in range(1, n + 1):
-            valid = idx + k <= ends
-            pos = idx[valid]
-            key = T[pos] if k == 1 else prev[pos] * V + T[pos + k - 1]
-            uk, first, inv, cnt = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
-            cur = np.full(T.size, -1, dtype=np.int64); cur[pos] = inv
-            self.keys.append(uk); self.counts.append(cnt.astype(np.float64))
-            if k > 1:
-                self.prefix.append(uk // V)  # id of the (k-1)-gram context
-                self.suffix.append(prev[pos[first] + 1])  # id of the (k-1)-gram without the first word
-            else: self.prefix.append(None); self.suffix.append(None)
-            prev = cur
-        # per context (a (k-1)-gram id) of the k-grams: N(c) and N1+(c .)
-        self.ctx_total = [None] + [np.bincount(self.prefix[k], weights=self.counts[k], minlength=self.keys[k - 1].size)
-                                   for k in range(1, n)]
-        self.ctx_types = [None] + [np.bincount(self.prefix[k], minlength=self.keys[k - 1].size).astype(np.float64)
-                                   for k in range(1, n)]
-        # Kneser-Ney continuation counts: cont[k][g] = N1+(. g) for the k-grams g (from the (k+1)-grams)
-        self.cont = [np.bincount(self.suffix[k + 1], minlength=self.keys[k].size).astype(np.float64)
-                     for k in range(n - 1)] + [None]
-        # ... and their totals per context: N1+(. c .) = sum over k-grams g = (c w) of cont[k][g]
-        self.cont_total = [float(self.keys[1].size) if n > 1 else 0.0] + \
-            [np.bincount(self.prefix[k], weights=self.cont[k], minlength=self.keys[k - 1].size) for k in range(1, n - 1)]
-        self.n_tokens = float(self.counts[0].sum())
+        self.__dict__.update(_count_tables(T, ends, n, self.V))
         self.fitted = True
         return self
-
-    def _lookup(self, T, ends):
-        "For every position and order k: the id of the training k-gram starting there, or -1."
-        V, idx, out, prev = self.V, np.arange(T.size), [], None
-        for k in range(1, self.order + 1):
-            valid = idx + k <= ends
-            if k > 1: valid &= prev >= 0
-            pos = idx[valid]
-            key = T[pos] if k == 1 else prev[pos] * V + T[pos + k - 1]
-            j = np.searchsorted(self.keys[k - 1], key)
-            j[j == self.keys[k - 1].size] = 0  # (the table is never empty: fit() refuses a text without tokens)
-            hit = self.keys[k - 1][j] == key
-            cur = np.full(T.size, -1, dtype=np.int64); cur[pos[hit]] = j[hit]
-            out.append(cur); prev = cur
-        return out
-
-    def _probs(self, T, ends):
-        "Probability of every predicted token (the last word of every order-n n-gram of the padded text)."
-        n, D, sm = self.order, self.discount, self.smoothing
-        idx = np.arange(T.size)
-        start = idx[idx + n <= ends]  # the n-grams to score start here
-        w = start + n - 1  # position of the predicted word
-        ids = self._lookup(T, ends)
-
-        def get(arr, i):  # arr[i] with 0 where i == -1
-            return np.where(i >= 0, arr[np.maximum(i, 0)], 0.0)
-
-        def count(k, p0):  # C of the k-gram starting at p0
-            return get(self.counts[k - 1], ids[k - 1][p0])
-
-        if sm == 'mle' or sm == 'lidstone' or sm == 'laplace':
-            if n == 1: c, N = count(1, w), np.full(w.size, self.n_tokens)
-            else: c, N = count(n, start), get(self.ctx_total[n - 1], ids[n - 2][start])
-            if sm == 'mle':
-                with np.errstate(divide='ignore', invalid='ignore'): return np.where(N > 0, c / np.where(N > 0, N, 1), 0.0)
-            return (c + self.gamma) / (N + self.V * self.gamma)
-        # interpolated models: start at the unigram level, go up one order at a time
-        if sm == 'kneser-ney': p = get(self.cont[0], ids[0][w]) / self.cont_total[0]
-        else: p = count(1, w) / self.n_tokens
-        for k in range(2, n + 1):
-            p0 = w - (k - 1)  # the k-gram (c w) starts here; its context c is the (k-1)-gram at p0
-            cid = ids[k - 2][p0]
-            Nc = get(self.ctx_total[k - 1], cid)
-            seen = Nc > 0
-            types = get(self.ctx_types[k - 1], cid)
-            safe = np.where(seen, Nc, 1.0)
-            if sm == 'witten-bell':
-                lam = types / (types + safe)
-                new = (1 - lam) * count(k, p0) / safe + lam * p
-            elif sm == 'absolute-discounting' or k == n:
-                new = np.maximum(count(k, p0) - D, 0) / safe + D * types / safe * p
-            else:  # Kneser-Ney, lower order: continuation counts
-                tot = get(self.cont_total[k - 1], cid)
-                tot = np.where(tot > 0, tot, 1.0)
-                new = np.maximum(get(self.cont[k - 1], ids[k - 1][p0]) - D, 0) / tot + D * types / tot * p
-            p = np.where(seen, new, p)
-        return p
 
     def _check_fitted(self):
         if not self.fitted: raise MetricInputError("the model is not trained: call `fit(sents)` first")
 
-    def logprobs(self, sents: Sequence[Sequence[str]],  # test sentences (token lists)
-                ) -> list[np.ndarray]:  # per sentence, log2 p of each predicted token (-inf for probability 0)
-        "Base-2 log-probabilities of the tokens each padded test sentence predicts (the last word of each of its n-grams)."
-        self._check_fitted()
-        sents = _lesson().check_sentences(sents, 'sents')
-        T, ends, _ = _padded_ids(sents, self.order, self.padding, self.index, self.unk_id)
-        with np.errstate(divide='ignore'): lp = np.log2(self._probs(T, ends))
-        sizes = [len(_lesson().pad_sentence(s, self.order, self.padding)) - self.order + 1 for s in sents]
-        return np.split(lp, np.cumsum(sizes)[:-1])
-
-    def score(self, word: str,  # the predicted word
-              context: Sequence[str] = (),  # the words before it (the last n-1 are used; OOV words become <UNK>)
-             ) -> float:  # p(word | context), as nltk.lm's `score`
-        "The probability of one word in one context (for checks; vectorised scoring is `logprobs`)."
-        self._check_fitted()
-        if not isinstance(word, str): raise MetricInputError(f"`word` must be a str, got {word!r}")
-        if isinstance(context, str) or not isinstance(context, (list, tuple)):
-            raise MetricInputError(f"`context` must be a list of str (the preceding words), got {context!r}")
-        for i, t in enumerate(context):
-            if not isinstance(t, str): raise MetricInputError(f"`context[{i}]` must be a str, got {t!r}")
-        ctx = list(context)[-(self.order - 1):] if self.order > 1 else []
-        ctx = [_lesson().BOS] * (self.order - 1 - len(ctx)) + ctx  # a short context is left-padded, like a sentence start
-        T = np.asarray([self.index.get(t, self.unk_id) for t in ctx + [word]], dtype=np.int64)
-        return float(self._probs(T, np.full(T.size, T.size))[0])
-
-    def perplexity(self, sents: Sequence[Sequence[str]],  # test sentences (token lists)
-                   *, average: str = 'micro',  # 'micro' (token level, nltk.lm's) or 'macro' (mean over sentences)
-                  ) -> LMPerplexityResult:  # 2 ** cross-entropy in bits, as nltk.lm `perplexity`
-        "Perplexity on test sentences, with the number of scored tokens and of OOV test tokens."
-        self._check_fitted()
-        sents = _lesson().check_sentences(sents, 'sents')
-        lps = self.logprobs(sents)
-        if sum(a.size for a in lps) == 0:
-            raise MetricInputError("`sents` gives no event to score (order 1, padding 'nltk' and only empty sentences)")
-        oov = sum(1 for s in sents for t in s if t not in self.index)
-        ln2 = math.log(2)
-        return perplexity_from_stats([-float(a.sum()) * ln2 for a in lps], [a.size for a in lps], average=average,
-                                     zero_prob_tokens=sum(int(np.isneginf(a).sum()) for a in lps),
-                                     signature=self.signature(), result_cls=_lesson().LMPerplexityResult, oov=oov,
-                                     order=self.order, smoothing=self.smoothing)
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #371aa504
+def _logprobs(self, sents: Sequence[Sequence[str]],  # test sentences (token lists)
+             ) -> list[np.ndarray]:  # per sentence, log2 p of each predicted token (-inf for probability 0)
+    "Base-2 log-probabilities of the tokens each padded test sentence predicts (the last word of each of its n-grams)."
+    self._check_fitted()
+    sents = check_sentences(sents, 'sents')
+    T, ends, _ = _padded_ids(sents, self.order, self.padding, self.index, self.unk_id)
+    with np.errstate(divide='ignore'): lp = np.log2(_event_probs(self, T, ends))
+    sizes = [len(pad_sentence(s, self.order, self.padding)) - self.order + 1 for s in sents]
+    return np.split(lp, np.cumsum(sizes)[:-1])
 
 
-def train_ngram_lm(sents: Sequence[Sequence[str]],  # training sentences (token lists)
-                   order: int = 3,  # n
-                   smoothing: str = 'kneser-ney',  # one of SMOOTHINGS
-                   **opts) -> NgramLM:  # gamma, discount, unk_cutoff, padding: see NgramLM
-    "Train an n-gram model: `NgramLM(order, smoothing, **opts).fit(sents)`."
-    return NgramLM(order, smoothing, **opts).fit(sents)
+def _score(self, word: str,  # the predicted word
+           context: Sequence[str] = (),  # the words before it (the last n-1 are used; OOV words become <UNK>)
+          ) -> float:  # p(word | context), as nltk.lm's `score`
+    "The probability of one word in one context (for checks; vectorised scoring is `logprobs`)."
+    self._check_fitted()
+    if not isinstance(word, str): raise MetricInputError(f"`word` must be a str, got {word!r}")
+    if isinstance(context, str) or not isinstance(context, (list, tuple)):
+        raise MetricInputError(f"`context` must be a list of str (the preceding words), got {context!r}")
+    for i, t in enumerate(context):
+        if not isinstance(t, str): raise MetricInputError(f"`context[{i}]` must be a str, got {t!r}")
+    ctx = list(context)[-(self.order - 1):] if self.order > 1 else []
+    ctx = [BOS] * (self.order - 1 - len(ctx)) + ctx  # a short context is left-padded, like a sentence start
+    T = np.asarray([self.index.get(t, self.unk_id) for t in ctx + [word]], dtype=np.int64)
+    return float(_event_probs(self, T, np.full(T.size, T.size))[0])
+
+
+def _perplexity_stats(self, sents: Sequence[Sequence[str]],  # test sentences (token lists)
+                     ) -> PerplexityStats:
+    "Per-sentence NLL (nats) and event counts of test sentences, with the zero-probability events and OOV tokens."
+    self._check_fitted()
+    sents = check_sentences(sents, 'sents')
+    lps = self.logprobs(sents)
+    if sum(a.size for a in lps) == 0:
+        raise MetricInputError("`sents` gives no event to score (order 1, padding 'nltk' and only empty sentences)")
+    ln2 = math.log(2)
+    return PerplexityStats([-float(a.sum()) * ln2 for a in lps], [a.size for a in lps],
+                           sum(int(np.isneginf(a).sum()) for a in lps), sum(1 for s in sents for t in s if t not in self.index))
+
+
+NgramLMEngine.logprobs, NgramLMEngine.score, NgramLMEngine.perplexity_stats = _logprobs, _score, _perplexity_stats

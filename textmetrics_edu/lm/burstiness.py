@@ -5,7 +5,6 @@
 # %% ../../nbs/33_burstiness.ipynb #c04390d1
 from __future__ import annotations
 
-import html
 import math
 import re
 from collections import Counter, defaultdict
@@ -16,11 +15,10 @@ try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): burstiness() in pure Python
 
 from ..core import MetricInputError, MetricResult, check_text, make_signature
-from ..views.html import figure_html
 
 # %% auto #0
 __all__ = ['BurstinessResult', 'burstiness', 'split_sentences', 'sentence_lengths', 'sentence_burstiness', 'interarrival_gaps',
-           'term_burstiness', 'term_burstiness_table', 'render_burstiness_html', 'burstiness_explorer']
+           'term_burstiness', 'term_burstiness_table']
 
 # %% ../../nbs/33_burstiness.ipynb #11c17ac3
 @dataclass(frozen=True)
@@ -95,7 +93,7 @@ def sentence_burstiness(text: str | Sequence[str]) -> BurstinessResult:
     "Burstiness of the sentence lengths of a text (document 002's sense)."
     return burstiness(sentence_lengths(text), of='sentence lengths')
 
-
+# %% ../../nbs/33_burstiness.ipynb #f38fdde4
 def interarrival_gaps(tokens: Sequence[str],  # the token sequence
                       term: str,  # the term
                      ) -> list[int]:  # distances (in tokens) between consecutive occurrences of `term`
@@ -138,47 +136,3 @@ def term_burstiness_table(tokens: Sequence[str],  # the token sequence
         m, s = g.mean(), g.std()
         out.append((str(uniq[t]), int(cnt[t]), float((s - m) / (s + m))))
     return sorted(out, key=lambda r: -r[2])
-
-# %% ../../nbs/33_burstiness.ipynb #3e60e314
-def render_burstiness_html(text: str,  # the text
-                           term: str = '',  # empty: sentence lengths; otherwise: this term's inter-arrival gaps
-                           *, plot: bool = True) -> str:  # HTML; text escaped
-    "The burstiness explorer's view: b with m and sigma, the values, and a bar chart."
-    e = html.escape
-    try:
-        if term.strip():
-            toks = _WORD.findall(check_text(text, 'text').lower())
-            r = term_burstiness(toks, term.strip().lower())
-        else: r = sentence_burstiness(text)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
-    img = ''
-    if plot:
-        from matplotlib.figure import Figure
-        fig = Figure(figsize=(4.5, 2.2), dpi=100); ax = fig.subplots()
-        ax.bar(range(1, r.n + 1), r.values, color='#4c72b0'); ax.axhline(r.mean, color='#dd8452', ls='--', lw=1)
-        ax.set_xlabel('sentence' if not term.strip() else 'gap #'); ax.set_ylabel('words' if not term.strip() else 'tokens')
-        ax.set_title(f'b = {r.score:.3f}', fontsize=9); fig.tight_layout()
-        img = figure_html(fig, 'values')
-    vals = ', '.join(f'{v:g}' for v in r.values[:60]) + (' ...' if r.n > 60 else '')
-    return (f"<div class='tme-burst'><p><b>b = {r.score:.4f}</b> over {r.n} {e(r.of)}: m = {r.mean:.3f}, "
-            f"sigma = {r.std:.3f} (sigma/m = {r.std / r.mean:.3f}; -1 periodic, 0 random, towards 1 bursty)</p>"
-            f"{img}<p><small>{e(vals)}</small></p></div>")
-
-
-def burstiness_explorer(text: str = ('It was late. The guard had waited at the gate for almost three hours, watching the '
-                                     'rain fall on the empty square. Nobody came. Then, just before midnight, a carriage '
-                                     'rattled over the stones and stopped. He ran.'),  # initial text
-                        term: str = '',  # initial term (empty: sentence lengths)
-                       ):  # an ipywidgets VBox; `.controls`, `.output`
-    "Interactive burstiness: edit the text, or type a term to see the burstiness of its gaps."
-    import ipywidgets as W
-    c = dict(text=W.Textarea(value=text, description='text', layout=W.Layout(width='95%', height='8em')),
-             term=W.Text(value=term, description='term', placeholder='empty: sentence lengths'))
-    out = W.HTML()
-
-    def update(*_): out.value = render_burstiness_html(c['text'].value, c['term'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['text'], c['term'], out])
-    box.controls, box.output = c, out
-    return box

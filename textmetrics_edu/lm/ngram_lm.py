@@ -8,17 +8,20 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ..core import MetricInputError, make_signature, register_command, CommandSpec
-from .perplexity import PerplexityResult
+from ..core import MetricInputError
+from ..kernels.ngram_lm import NgramLMEngine
+from ..kernels.ngram_lm_base import (
+    BOS, EOS, UNK, SMOOTHINGS, pad_sentence, check_sentences, check_lm_options, lm_signature)
+from .perplexity import PerplexityResult, perplexity_from_stats
 
 # %% auto #0
-__all__ = ['BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'lm_tokenize', 'read_sentences', 'pad_sentence', 'check_sentences',
-           'check_lm_options', 'lm_signature', 'NgramCounts', 'count_ngrams', 'ngram_prob', 'LMPerplexityResult',
-           'ngram_perplexity', 'render_ngram_lm_html', 'ngram_lm_explorer', 'NgramLM', 'train_ngram_lm']
+__all__ = ['lm_tokenize', 'read_sentences', 'NgramCounts', 'count_ngrams', 'ngram_prob', 'LMPerplexityResult', 'ngram_perplexity',
+           'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'pad_sentence', 'check_sentences',
+           'check_lm_options', 'lm_signature']
 
 # %% ../../nbs/31_ngram_lm.ipynb #2e5bf8a3
 _LM_TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
@@ -40,63 +43,8 @@ def read_sentences(path: str | Path,  # a UTF-8 text file
     except UnicodeDecodeError as e: raise MetricInputError(f"`path`: {p} is not UTF-8 text ({e.reason} at byte {e.start})") from None
     return [lm_tokenize(l) for l in text.splitlines() if l.strip()]
 
-# %% ../../nbs/31_ngram_lm.ipynb #579fb473
-BOS, EOS, UNK = '<s>', '</s>', '<UNK>'
-SMOOTHINGS = ('mle', 'laplace', 'lidstone', 'witten-bell', 'absolute-discounting', 'kneser-ney')
-
-
-def pad_sentence(tokens: Sequence[str],  # one sentence
-                 order: int,  # the model order n
-                 padding: str = 'nltk',  # 'nltk': n-1 <s> and n-1 </s> (pad_both_ends); 'eos': n-1 <s> and one </s>
-                ) -> list[str]:  # the padded sentence
-    "Pad a sentence for an order-n model."
-    if padding == 'nltk': right = order - 1
-    elif padding == 'eos': right = 1
-    else: raise MetricInputError(f"`padding` must be 'nltk' or 'eos', got {padding!r}")
-    return [BOS] * (order - 1) + list(tokens) + [EOS] * right
-
-# %% ../../nbs/31_ngram_lm.ipynb #216a0961
-def check_sentences(sents,  # a list of token lists
-                    name: str = 'sents',  # the argument's name, for the error message
-                   ) -> list[list[str]]:  # the sentences, as a list
-    "Validate a list of tokenized sentences (a list of lists of str); raises `MetricInputError` naming `name`."
-    if sents is None or isinstance(sents, str): raise MetricInputError(f"`{name}` must be a list of token lists")
-    sents = list(sents)
-    if not sents: raise MetricInputError(f"`{name}` is empty; expected at least one sentence")
-    for i, s in enumerate(sents):
-        if isinstance(s, str): raise MetricInputError(f"`{name}[{i}]` is a str; expected a list of tokens (use lm_tokenize)")
-        for t in s:
-            if not isinstance(t, str): raise MetricInputError(f"`{name}[{i}]` contains {type(t).__name__}; tokens must be str")
-    return sents
-
-
-def check_lm_options(order: int, smoothing: str, gamma: float = 0.1, discount: float | None = None,
-                     unk_cutoff: int = 1, padding: str = 'nltk',
-                    ) -> tuple[float, float]:  # (gamma, discount) with the defaults filled in
-    "Validate a model's options (raises `MetricInputError`); Laplace's gamma is 1, the discount defaults as NLTK's."
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise MetricInputError(f"`order` must be an int >= 1, got {order!r}")
-    if smoothing not in SMOOTHINGS: raise MetricInputError(f"`smoothing` must be one of {SMOOTHINGS}, got {smoothing!r}")
-    if smoothing == 'kneser-ney' and order < 2:
-        raise MetricInputError("`order` must be >= 2 for Kneser-Ney (its unigram level counts bigram types; "
-                               "nltk.lm raises ZeroDivisionError for order 1)")
-    if smoothing == 'laplace': gamma = 1.0
-    if not (isinstance(gamma, (int, float)) and gamma > 0): raise MetricInputError(f"`gamma` must be > 0, got {gamma!r}")
-    if discount is None: discount = 0.1 if smoothing == 'kneser-ney' else 0.75
-    if not (isinstance(discount, (int, float)) and 0 <= discount <= 1):
-        raise MetricInputError(f"`discount` must be in [0, 1], got {discount!r}")
-    if isinstance(unk_cutoff, bool) or not isinstance(unk_cutoff, int) or unk_cutoff < 1:
-        raise MetricInputError(f"`unk_cutoff` must be an int >= 1, got {unk_cutoff!r}")
-    pad_sentence([], 1, padding)  # validates `padding`
-    return float(gamma), float(discount)
-
-
-def lm_signature(order, smoothing, unk_cutoff, padding, gamma, discount) -> str:
-    "The signature of a model's perplexity: every option that changes it (logs in base 2)."
-    opts = dict(order=order, smoothing=smoothing, unk_cutoff=unk_cutoff, padding=padding)
-    if smoothing == 'lidstone': opts['gamma'] = f"{gamma:g}"
-    if smoothing in ('kneser-ney', 'absolute-discounting'): opts['discount'] = f"{discount:g}"
-    return make_signature('PPL', **opts, log='2')
+# %% ../../nbs/31_ngram_lm.ipynb #e886d6ff
+_all_ = ['BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']
 
 # %% ../../nbs/31_ngram_lm.ipynb #d9592d5b
 @dataclass(frozen=True)
@@ -236,111 +184,22 @@ def _perplexity_result(nll_nats, events, zeros, average, signature, **fields) ->
                               average=average, micro=micro, macro=macro, per_sequence=per, zero_prob_tokens=zeros, **fields)
 
 # %% ../../nbs/31_ngram_lm.ipynb #5b3fe66d
-_ENGINE_NAMES = ('NgramLM', 'train_ngram_lm')
-_all_ = ['NgramLM', 'train_ngram_lm']  # in __all__ too (nbdev)
+class NgramLM(NgramLMEngine):
+    "An n-gram language model: the engine's probabilities (`score`, `logprobs`), the lesson's perplexity result."
+
+    def perplexity(self, sents: Sequence[Sequence[str]],  # test sentences (token lists)
+                   *, average: str = 'micro',  # 'micro' (token level, nltk.lm's) or 'macro' (mean over sentences)
+                  ) -> LMPerplexityResult:  # 2 ** cross-entropy in bits, as nltk.lm `perplexity`
+        "Perplexity on test sentences, with the number of scored tokens and of OOV test tokens."
+        st = self.perplexity_stats(sents)
+        return perplexity_from_stats(st.nll_nats, st.tokens, average=average, zero_prob_tokens=st.zero_prob_tokens,
+                                     signature=self.signature(), result_cls=LMPerplexityResult, oov=st.oov,
+                                     order=self.order, smoothing=self.smoothing)
 
 
-def __getattr__(name):  # `NgramLM` and `train_ngram_lm` live in the engine module (numpy), imported on first use
-    if name in _ENGINE_NAMES:
-        from textmetrics_edu.kernels import ngram_lm as ngram_lm_engine
-        return getattr(ngram_lm_engine, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-# %% ../../nbs/31_ngram_lm.ipynb #6fe942e8
-def _ppl_arguments(p):
-    p.add_argument('--train', required=True, metavar='FILE', help='training text, one sentence per line (UTF-8)')
-    p.add_argument('--test', required=True, metavar='FILE', help='test text, one sentence per line (UTF-8)')
-    p.add_argument('--order', type=int, default=3, help='n-gram order n (default 3)')
-    p.add_argument('--smoothing', choices=SMOOTHINGS, default='kneser-ney', help='estimator (default kneser-ney)')
-    p.add_argument('--unk-cutoff', type=int, default=2, help='training words seen fewer times become <UNK> (default 2)')
-    p.add_argument('--padding', choices=('nltk', 'eos'), default='nltk', help="n-1 </s> as nltk (default) or one </s>")
-    p.add_argument('--discount', type=float, help='Kneser-Ney (default 0.1) / absolute discounting (0.75) discount')
-    p.add_argument('--gamma', type=float, help='Lidstone gamma (default 0.1)')
-    p.add_argument('--format', choices=('text', 'json'), default='text')
-
-
-def _ppl_run(args) -> int:
-    import json
-    from textmetrics_edu.kernels.ngram_lm import train_ngram_lm
-    opts = {k: v for k, v in (('discount', args.discount), ('gamma', args.gamma)) if v is not None}
-    lm = train_ngram_lm(read_sentences(args.train), args.order, args.smoothing, unk_cutoff=args.unk_cutoff,
-                        padding=args.padding, **opts)
-    r = lm.perplexity(read_sentences(args.test))
-    fin = lambda x: x if math.isfinite(x) else None
-    if args.format == 'json':
-        print(json.dumps({'perplexity': fin(float(r)), 'cross_entropy_bits': fin(r.cross_entropy_bits), 'tokens': r.tokens,
-                          'oov': r.oov, 'zero_prob_tokens': r.zero_prob_tokens, 'sentences': r.sequences,
-                          'vocab_size': lm.V, 'order': lm.order, 'smoothing': lm.smoothing, 'signature': r.signature}, indent=2))
-    else:
-        print(f"perplexity = {float(r):.4f}  (cross-entropy {r.cross_entropy_bits:.4f} bits/token over {r.tokens} tokens, "
-              f"{r.sequences} sentences; {r.oov} OOV test tokens scored as <UNK>; vocabulary {lm.V})")
-        if r.zero_prob_tokens: print(f"infinite: {r.zero_prob_tokens} token(s) had probability 0 under {lm.smoothing}")
-        print(r.signature)
-    return 0
-
-
-register_command(CommandSpec('perplexity', 'perplexity of an n-gram language model trained on one file, tested on another',
-                             _ppl_arguments, _ppl_run));
-
-# %% ../../nbs/31_ngram_lm.ipynb #14353338
-def render_ngram_lm_html(train: str,  # training text: one sentence per line (tokenized with `lm_tokenize`)
-                         test: str,  # one test sentence
-                         *, order: int = 2,  # n
-                         smoothing: str = 'kneser-ney',  # one of SMOOTHINGS
-                         unk_cutoff: int = 1,  # training words seen fewer times become <UNK>
-                         padding: str = 'eos',  # 'eos' (one </s>) or 'nltk' (n-1 </s>)
-                        ) -> str:  # self-contained HTML (user text escaped): one row per predicted event, then perplexity
-    "The explorer's view: each event of `test` with its context, p and -log2 p under `smoothing`, and the perplexity."
-    import html
-    e = html.escape
-    try:
-        if not isinstance(train, str) or not isinstance(test, str):
-            raise MetricInputError("`train` and `test` must be text (str)")
-        sents = [lm_tokenize(l) for l in train.splitlines() if l.strip()]
-        if not sents: raise MetricInputError("`train` is empty: type at least one training sentence")
-        m = count_ngrams(sents, order, padding=padding, unk_cutoff=unk_cutoff)
-        check_lm_options(order, smoothing, unk_cutoff=unk_cutoff, padding=padding)
-        sent = lm_tokenize(test)
-        res = ngram_perplexity(m, [sent], smoothing)
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    known, p_sent, rows = set(m.vocab), pad_sentence(sent, order, padding), []
-    for i in range(order - 1, len(p_sent)):
-        ctx, w = p_sent[i - order + 1:i], p_sent[i]
-        q = ngram_prob(m, w, ctx, smoothing)
-        bits = -math.log2(q) if q > 0 else math.inf
-        shown = e(w) + ('' if w in known else f" <small>(&rarr; {e(UNK)})</small>")
-        bar = (f"<span style='display:inline-block;height:0.8em;width:{min(240, round(12 * bits))}px;background:#5b8def'></span>"
-               if q > 0 else "<span style='color:#b00'>p = 0: infinite</span>")
-        rows.append(f"<tr><td>{e(' '.join(ctx)) or '&nbsp;'}</td><td>{shown}</td><td>{q:.4f}</td>"
-                    f"<td>{bits:.3f}</td><td>{bar}</td></tr>")
-    ppl = float(res)
-    head = (f"perplexity = {ppl:.3f}" if math.isfinite(ppl) else
-            f"perplexity = inf ({res.zero_prob_tokens} event(s) with probability 0)")
-    return (f"<div class='tme-ngram-lm'><p><b>{head}</b> over {res.tokens} events; order {order}, {e(smoothing)}, "
-            f"V = {len(m.vocab)} (with &lt;s&gt;, &lt;/s&gt;, &lt;UNK&gt;), {res.oov} OOV test word(s)</p>"
-            f"<table><thead><tr><th>context</th><th>word</th><th>p</th><th>-log<sub>2</sub> p</th><th>surprisal</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")
-
-
-def ngram_lm_explorer(train: str = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
-                      test: str = 'the queen is here',  # initial test sentence
-                      order: int = 2, smoothing: str = 'kneser-ney'):  # an ipywidgets VBox (`.controls`, `.output`)
-    "The Jupyter explorer: text boxes and controls re-rendering `render_ngram_lm_html` on every change."
-    import ipywidgets as W
-    c = dict(train=W.Textarea(value=train, description='train', layout=W.Layout(width='95%', height='6em')),
-             test=W.Text(value=test, description='test', layout=W.Layout(width='95%')),
-             order=W.IntSlider(value=order, min=1, max=4, description='order n'),
-             smoothing=W.Dropdown(options=SMOOTHINGS, value=smoothing, description='smoothing'),
-             unk_cutoff=W.IntSlider(value=1, min=1, max=3, description='unk_cutoff'),
-             padding=W.Dropdown(options=['eos', 'nltk'], value='eos', description='padding'))
-    out = W.HTML()
-
-    def update(*_):
-        out.value = render_ngram_lm_html(c['train'].value, c['test'].value,
-                                         **{k: c[k].value for k in ('order', 'smoothing', 'unk_cutoff', 'padding')})
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['train'], c['test'], W.HBox([c['order'], c['smoothing']]), W.HBox([c['unk_cutoff'], c['padding']]), out])
-    box.controls, box.output = c, out
-    return box
+def train_ngram_lm(sents: Sequence[Sequence[str]],  # training sentences (token lists)
+                   order: int = 3,  # n
+                   smoothing: str = 'kneser-ney',  # one of SMOOTHINGS
+                   **opts) -> NgramLM:  # gamma, discount, unk_cutoff, padding: see NgramLM
+    "Train an n-gram model: `NgramLM(order, smoothing, **opts).fit(sents)`."
+    return NgramLM(order, smoothing, **opts).fit(sents)

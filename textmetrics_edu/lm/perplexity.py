@@ -5,7 +5,6 @@
 # %% ../../nbs/30_perplexity.ipynb #51f58235
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -14,13 +13,11 @@ try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): only the distribution functions work, in pure Python
 
 from ..core import MetricInputError, MetricResult, make_signature, _fmt
-from ..views.html import figure_html
 
 # %% auto #0
 __all__ = ['check_logprobs', 'check_probs', 'PerplexityResult', 'perplexity_from_stats', 'perplexity', 'perplexity_from_probs',
            'entropy', 'cross_entropy', 'distribution_perplexity', 'softmax', 'temperature_for_perplexity',
-           'StridedPerplexityResult', 'strided_perplexity', 'hf_logprob_fn', 'hf_perplexity',
-           'render_distribution_html', 'temperature_explorer']
+           'StridedPerplexityResult', 'strided_perplexity', 'hf_logprob_fn', 'hf_perplexity']
 
 # %% ../../nbs/30_perplexity.ipynb #9fb7d3e4
 _BASES = {'e': math.e, '2': 2.0, '10': 10.0}
@@ -64,7 +61,7 @@ def _as_sequences(logprobs, name: str = 'logprobs') -> list[np.ndarray]:
     if not out: raise MetricInputError(f"`{name}` is empty; perplexity needs at least one token")
     return out
 
-
+# %% ../../nbs/30_perplexity.ipynb #a71c9c40
 def check_logprobs(logprobs,  # one sequence (list of floats) or several (list of lists), log base `base`
                    name: str = 'logprobs',
                   ) -> list[np.ndarray]:  # one float64 array per sequence
@@ -330,55 +327,3 @@ def hf_perplexity(model,  # a transformers causal LM
     ml = max_length or getattr(cfg, 'n_positions', None) or getattr(cfg, 'max_position_embeddings', None) or len(ids)
     ml = min(ml, max(len(ids), 2))
     return strided_perplexity(hf_logprob_fn(model), ids, max_length=ml, stride=stride or ml)
-
-# %% ../../nbs/30_perplexity.ipynb #1ee05b8e
-def render_distribution_html(words: Sequence[str],  # the candidate next words
-                             logits: Sequence[float],  # their scores
-                             temperature: float = 1.0,  # softmax temperature T > 0
-                             *, plot: bool = True,  # embed a bar chart
-                            ) -> str:  # self-contained HTML; words escaped
-    "The explorer's view: the softmax distribution at temperature T, its entropy, perplexity and top-1 probability."
-    e = html.escape
-    try:
-        if len(words) != len(logits): raise MetricInputError(f"{len(words)} words but {len(logits)} scores")
-        q = softmax(logits, temperature)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
-    H = entropy(q)
-    rows = ''.join(f"<tr><td>{e(w)}</td><td>{z:g}</td><td>{x:.4f}</td><td>{-math.log2(x) if x > 0 else math.inf:.3f}</td></tr>"
-                   for w, z, x in zip(words, logits, q))
-    img = ''
-    if plot:
-        from matplotlib.figure import Figure
-        fig = Figure(figsize=(4.2, 2.4), dpi=100); ax = fig.subplots()
-        ax.bar(range(len(q)), q, color='#4c72b0'); ax.set_xticks(range(len(q)))
-        ax.set_xticklabels([w[:10] for w in words], rotation=45, ha='right', fontsize=7, parse_math=False)
-        ax.axhline(1 / len(q), color='#dd8452', ls='--', lw=1, label='uniform'); ax.legend(fontsize=7, frameon=False)
-        ax.set_ylabel('p'); ax.set_title(f'T = {temperature:g}: perplexity {2 ** H:.2f}', fontsize=9); fig.tight_layout()
-        img = figure_html(fig, 'distribution')
-    return (f"<div class='tme-ppl'><p><b>perplexity = 2<sup>H</sup> = {2 ** H:.3f}</b> (entropy H = {H:.3f} bits; "
-            f"{len(q)} words; top-1 probability {max(q):.3f})</p>{img}"
-            f"<table><thead><tr><th>word</th><th>score</th><th>p</th><th>surprisal (bits)</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table></div>")
-
-
-def temperature_explorer(words: Sequence[str] = ('sunny', 'rainy', 'cloudy', 'cold', 'nice', 'grey', 'hot', 'windy'),  # candidates
-                         logits: Sequence[float] = (3.0, 2.5, 2.2, 1.0, 0.8, 0.3, -0.5, -1.0),  # their scores
-                        ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "Interactive: edit the words and scores, move the temperature; see the distribution, its entropy and perplexity."
-    import ipywidgets as W
-    c = dict(words=W.Text(value=', '.join(words), description='words', layout=W.Layout(width='95%')),
-             logits=W.Text(value=', '.join(f'{z:g}' for z in logits), description='scores', layout=W.Layout(width='95%')),
-             temperature=W.FloatLogSlider(value=1.0, base=10, min=-1.5, max=1.5, step=0.05, description='temperature'))
-    out = W.HTML()
-
-    def update(*_):
-        ws = [w.strip() for w in c['words'].value.split(',')]
-        try: zs = [float(x) for x in c['logits'].value.split(',')]
-        except ValueError:
-            out.value = "<div class='tme-error'>scores must be numbers separated by commas</div>"; return
-        out.value = render_distribution_html(ws, zs, c['temperature'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['words'], c['logits'], c['temperature'], out])
-    box.controls, box.output = c, out
-    return box

@@ -5,7 +5,6 @@
 # %% ../../nbs/32_diversity.ipynb #96b6198c
 from __future__ import annotations
 
-import html
 import json
 import math
 from bisect import bisect_left
@@ -19,7 +18,7 @@ from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, _check_
 
 # %% auto #0
 __all__ = ['distinct_counts', 'DistinctResult', 'corpus_distinct', 'sentence_distinct', 'SelfBLEUResult', 'self_bleu_statistics',
-           'self_bleu', 'render_distinct_html', 'distinct_explorer']
+           'self_bleu']
 
 # %% ../../nbs/32_diversity.ipynb #720ceb04
 def distinct_counts(text: str,  # one generated sample
@@ -31,7 +30,7 @@ def distinct_counts(text: str,  # one generated sample
     if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
     return Counter(ngrams(preprocess(check_text(text, 'hyp'), tokenize, lowercase), n))
 
-
+# %% ../../nbs/32_diversity.ipynb #3434c85b
 @dataclass(frozen=True)
 class DistinctResult(MetricResult):
     "distinct-n in [0, 1]: higher means more varied. `level` says sample-averaged or system-level."
@@ -57,7 +56,7 @@ class DistinctResult(MetricResult):
             + (f" ({self.skipped} sample(s) with fewer than {self.n} tokens left out)" if self.skipped else ''),
             f"score ({self.level}) = {self.score:.6f}"])
 
-
+# %% ../../nbs/32_diversity.ipynb #72c72cdb
 def corpus_distinct(hyps: Sequence[str],  # the generated samples, one str each
                     refs=None,  # ignored (distinct-n uses no references; accepted so the CLI can pass them)
                     *, n: int = 2,  # n-gram order
@@ -109,7 +108,7 @@ class SelfBLEUResult(MetricResult):
         return (f"self-BLEU over {self.samples} samples: mean of BLEU(sample i; references = the other "
                 f"{self.samples - 1}) = {self.score:.6f}\n{self.signature}")
 
-
+# %% ../../nbs/32_diversity.ipynb #81931570
 def _closest_other(lengths_sorted: list[int], L: int) -> int:
     "The length closest to L among `lengths_sorted` with one occurrence of L removed (ties: the shorter)."
     i = bisect_left(lengths_sorted, L)
@@ -148,7 +147,7 @@ def self_bleu_statistics(hyps: Sequence[str],  # the samples (at least 2)
         out.append(BLEUStats(len(t), _closest_other(lengths, len(t)), tuple(matches), tuple(totals)))
     return out
 
-
+# %% ../../nbs/32_diversity.ipynb #978e9fe5
 def self_bleu(hyps: Sequence[str],  # the samples of one system (at least 2)
               refs=None,  # ignored (self-BLEU compares the samples with each other; accepted for the CLI)
               *, max_order: int = 4,  # BLEU's highest n-gram order
@@ -165,48 +164,6 @@ def self_bleu(hyps: Sequence[str],  # the samples of one system (at least 2)
     sig = make_signature('selfBLEU', order=max_order, smooth=smooth_method, eff='yes' if effective_order else 'no',
                          tok=tokenize, case='lc' if lowercase else 'mixed')
     return SelfBLEUResult(sum(per) / len(per), sig, per, len(hyps), max_order)
-
-# %% ../../nbs/32_diversity.ipynb #53919e9c
-def render_distinct_html(samples: Sequence[str],  # the samples, one str each
-                         n: int = 2,  # n-gram order
-                         *, tokenize: str = 'none', lowercase: bool = False, top: int = 10) -> str:  # HTML; text escaped
-    "The distinct-n explorer's view: per-sample and system-level distinct-n, and the most repeated n-grams."
-    e = html.escape
-    try:
-        r = corpus_distinct(samples, n=n, tokenize=tokenize, lowercase=lowercase)
-        sb = f"{float(self_bleu(samples, tokenize=tokenize, lowercase=lowercase)):.4f}" if len(samples) > 1 else 'n/a'
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
-    allc = Counter()
-    for s in samples: allc.update(distinct_counts(s, n, tokenize=tokenize, lowercase=lowercase))
-    rep = ''.join(f"<tr><td><code>{e(' '.join(g))}</code></td><td>{k}</td></tr>" for g, k in allc.most_common(top) if k > 1)
-    per = ''.join(f"<tr><td>{i}</td><td>{e(s[:80])}</td><td>{'-' if x is None else f'{x:.3f}'}</td></tr>"
-                  for i, (s, x) in enumerate(zip(samples, r.per_sample), 1))
-    return (f"<div class='tme-distinct'><p><b>distinct-{n}: system level {r.system:.4f}</b> ({r.unique} distinct / "
-            f"{r.total} {n}-grams); sample level {r.sample:.4f}; self-BLEU {sb}</p>"
-            f"<table><thead><tr><th>#</th><th>sample</th><th>distinct-{n}</th></tr></thead><tbody>{per}</tbody></table>"
-            f"<table><thead><tr><th>repeated {n}-gram</th><th>count</th></tr></thead><tbody>{rep}</tbody></table></div>")
-
-
-def distinct_explorer(samples: Sequence[str] = ('I do not know.', 'I do not know what you mean.',
-                                                'That is a great question!', 'I do not know, sorry.'),  # initial samples
-                     ):  # an ipywidgets VBox; `.controls`, `.output`
-    "Interactive distinct-n: edit the samples (one per line), the order and the tokenizer."
-    import ipywidgets as W
-    c = dict(samples=W.Textarea(value='\n'.join(samples), description='samples', layout=W.Layout(width='95%', height='8em')),
-             n=W.IntSlider(value=2, min=1, max=4, description='n'),
-             tokenize=W.Dropdown(options=['none', '13a', 'intl', 'char'], value='13a', description='tokenizer'),
-             lowercase=W.Checkbox(value=False, description='lowercase'))
-    out = W.HTML()
-
-    def update(*_):
-        ss = [s for s in c['samples'].value.split('\n') if s.strip()]
-        if not ss: out.value = "<div class='tme-error'>type at least one sample</div>"; return
-        out.value = render_distinct_html(ss, c['n'].value, tokenize=c['tokenize'].value, lowercase=c['lowercase'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['samples'], W.HBox([c['n'], c['tokenize'], c['lowercase']]), out])
-    box.controls, box.output = c, out
-    return box
 
 # %% ../../nbs/32_diversity.ipynb #638cf329
 _DIV_OPTS = (CliOption('--tokenize', 'tokenize', 'BLEU tokenizer', choices=('none', '13a', 'intl', 'char')),
