@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import MetricInputError, get_tokenizer
-from .rouge import porter_stem
+from .stem import porter_stem  # the stemmers: see the ROUGE engine notebook
 
 # %% auto #0
 __all__ = ['LEXNAMES', 'WORDNET_DIRS', 'WordNetMissingError', 'lexnames_text', 'find_wordnet_dir', 'load_wordnet',
@@ -58,7 +58,7 @@ def find_wordnet_dir(dirs: Sequence[str] | None = None,  # where to look (defaul
         if d and all((Path(d) / f).is_file() for f in _WN_FILES): return Path(d)
     return None
 
-# %% ../../nbs/21b_meteor_engine.ipynb #1373a87f
+# %% ../../nbs/21b_meteor_engine.ipynb #285c28c8
 _MISSING = ("METEOR's synonym stage needs WordNet 3.0, and none was found: neither NLTK's corpus "
             "(install it with `python -m nltk.downloader wordnet`, i.e. nltk.download('wordnet')) nor a WordNet "
             "database directory {where} (on Debian/Ubuntu: `apt-get install wordnet-base`; or set WNSEARCHDIR). "
@@ -90,7 +90,7 @@ def _reader_class():
         def map_wn(self, version='wordnet'): return None
     return DebianWordNetReader
 
-
+# %% ../../nbs/21b_meteor_engine.ipynb #e9e79275
 @lru_cache(maxsize=4)
 def load_wordnet(dirs: tuple | None = None,  # WordNet directories to try (default: `find_wordnet_dir`'s)
                  use_nltk_data: bool = True,  # first try NLTK's downloaded corpus
