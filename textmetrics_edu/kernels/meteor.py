@@ -148,7 +148,7 @@ def _tok(text: str, tokenize: str) -> tuple[str, ...]:
         return tuple(NLTKWordTokenizer().tokenize(text))
     return tuple(get_tokenizer(tokenize)(text.rstrip()).split())
 
-# %% ../../nbs/21b_meteor_engine.ipynb #7f189a34
+# %% ../../nbs/21b_meteor_engine.ipynb #113d4bda
 def _match_stage(hyp: list, ref: list, key) -> tuple[list, list, list]:
     "One exact/stem stage, indexed: `hyp`/`ref` are (position, word) lists; `key(word)` the matching form."
     pos = defaultdict(list)
@@ -177,7 +177,7 @@ def _synonym_stage(hyp: list, ref: list, synonyms) -> tuple[list, list, list]:
             matched_h.add(i); matched_r.add(best_j); out.append((hyp[i][0], ref[best_j][0]))
     return (out, [x for i, x in enumerate(hyp) if i not in matched_h], [x for j, x in enumerate(ref) if j not in matched_r])
 
-
+# %% ../../nbs/21b_meteor_engine.ipynb #b5a5d1e6
 def align_fast(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], *, lowercase: bool = True, stem: bool = True,
                synonyms: bool = True, wordnet=None) -> list[tuple[int, int, str]]:
     "The lesson's `meteor_align` (same arguments, same result), with indexed stages; the corpus functions use it."

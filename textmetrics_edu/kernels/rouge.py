@@ -112,7 +112,7 @@ def _skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> MappingProxyType: 
         for j in range(i + 1, stop): c[(ti, tokens[j])] += 1
     return MappingProxyType(c)
 
-# %% ../../nbs/20b_rouge_engine.ipynb #4d9d9217
+# %% ../../nbs/20b_rouge_engine.ipynb #2769aa9e
 def _lcs_columns(ref: Sequence[str], hyp: Sequence[str]) -> list[int]:
     "Bit-parallel LCS: the column bit vectors V_0..V_n (bit i of V_j is 0 iff c[i+1][j] = c[i][j] + 1)."
     pm = {}
@@ -158,7 +158,7 @@ def lcs_ref_indices(ref: Sequence[str],  # reference tokens (the documented exce
             else: i -= 1
     return out[::-1]
 
-
+# %% ../../nbs/20b_rouge_engine.ipynb #0ba4eb7a
 def _union_lcs_hits(ref_sents: Sequence[Sequence[str]], hyp_sents: Sequence[Sequence[str]]) -> int:
     "The lesson's `union_lcs_hits` on the bit-parallel backtrace."
     cnt_r = Counter(t for s in ref_sents for t in s)

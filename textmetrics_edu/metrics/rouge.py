@@ -192,7 +192,7 @@ def _pr(kind, hits, rc, hc, w):
         p, r = p ** (1 / w), r ** (1 / w)
     return p, r
 
-# %% ../../nbs/20_rouge.ipynb #e08ed298
+# %% ../../nbs/20_rouge.ipynb #c53193a7
 def _check_rouge_opts(rouge_type, use_stemmer, tokenizer, beta, multi_ref, skip_gap, weight, w_denominator, on_non_ascii):
     kind, n = _parse_type(rouge_type)
     if tokenizer not in ROUGE_TOKENIZERS:
@@ -230,7 +230,7 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
     _warn_lossy(tok, tokenizer)
     return st
 
-
+# %% ../../nbs/20_rouge.ipynb #7c380fa6
 def _warn_lossy(tok, tokenizer):
     if tok.lossy:
         warnings.warn(f"the {tokenizer!r} tokenizer deleted non-ASCII letters in {len(tok.lossy)} text(s), e.g. "
