@@ -13,8 +13,9 @@ from ..core import (MetricInputError, MetricResult, check_text, make_signature, 
                                   corpus_fn, sentence_fn, detail)
 # the plumbing (WordNet without a download, caches, the indexed alignment, the METEOR 1.5 jar): see the engine notebook
 from ..kernels.stem import porter_stem
-from ..kernels.meteor import (LEXNAMES, WORDNET_DIRS, WordNetMissingError, lexnames_text, find_wordnet_dir,
-                                           load_wordnet, wordnet_synonyms, _SYN_CACHE, _tok, align_fast)
+# (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
+from ..kernels.meteor import (WordNetMissingError, lexnames_text, find_wordnet_dir, load_wordnet,
+                                           wordnet_synonyms, _SYN_CACHE, _tok, align_fast)
 
 # %% auto #0
 __all__ = ['STAGES', 'METEOR_TOKENIZERS', 'METEOR', 'corpus_meteor', 'sentence_meteor', 'align_stage', 'meteor_align',
