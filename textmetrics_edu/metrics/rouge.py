@@ -35,7 +35,6 @@ class RougeTokenizationWarning(TextmetricsWarning):
 
 ROUGE_TOKENIZERS = ('rouge_score', 'perl', 'unicode')
 
-
 # %% ../../nbs/20_rouge.ipynb #fa82637c
 def rouge_tokenize(text: str,  # one text (a summary; newlines are whitespace here)
                    tokenizer: str = 'rouge_score',  # 'rouge_score' (default), 'perl' (ROUGE-1.5.5) or 'unicode'
