@@ -135,7 +135,7 @@ def test_cli_metric_names_and_misplaced_options(tmp_path):
 def test_plots_are_safe_for_mathtext_like_user_text():
     import matplotlib
     matplotlib.use('Agg')
-    from textmetrics_edu.metrics.meteor import render_meteor_html
+    from textmetrics_edu.views.meteor import render_meteor_html
     from textmetrics_edu.views.perplexity import render_distribution_html
     s = r'the $\cmd$ costs $\frac{1}{0}$'
     assert 'tme-error' not in render_meteor_html(s, s + ' x', synonyms=False, tokenize='none')

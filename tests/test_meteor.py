@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu import corpus_meteor, sentence_meteor, MetricInputError
 from textmetrics_edu.metrics.meteor import (load_wordnet, meteor_align, meteor_tokenize, count_chunks, WordNetMissingError,
-                                    find_wordnet_dir, lexnames_text, render_meteor_html, meteor_explorer,
-                                    plot_meteor_alignment, _tok)
+                                    find_wordnet_dir, lexnames_text, _tok)
+from textmetrics_edu.views.meteor import render_meteor_html, meteor_explorer, plot_meteor_alignment
 
 nltk_meteor = pytest.importorskip('nltk.translate.meteor_score')
 from conftest import sweep, read_jsonl

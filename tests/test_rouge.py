@@ -16,7 +16,8 @@ from hypothesis import given, settings, HealthCheck, strategies as st
 from textmetrics_edu import corpus_rouge, sentence_rouge, MetricInputError
 from textmetrics_edu.core import SegmentRefs
 from textmetrics_edu.metrics.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
-                                   RougeTokenizationWarning, render_rouge_html, rouge_explorer, union_lcs_hits)
+                                   RougeTokenizationWarning, union_lcs_hits)
+from textmetrics_edu.views.rouge import render_rouge_html, rouge_explorer
 from conftest import sweep, read_jsonl
 
 rouge_scorer = pytest.importorskip('rouge_score.rouge_scorer')

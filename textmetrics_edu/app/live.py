@@ -83,8 +83,9 @@ def live_explorer(render: Callable,  # a module-level renderer of textmetrics_ed
 def _site_explorers() -> dict:
     from textmetrics_edu.views.bleu import render_bleu_html, SMOOTH_DEFAULTS
     from textmetrics_edu.views.chrf import render_chrf_html
-    from textmetrics_edu.metrics.rouge import render_rouge_html, ROUGE_TOKENIZERS
-    from textmetrics_edu.metrics.meteor import render_meteor_html
+    from textmetrics_edu.metrics.rouge import ROUGE_TOKENIZERS
+    from textmetrics_edu.views.rouge import render_rouge_html
+    from textmetrics_edu.views.meteor import render_meteor_html
     from textmetrics_edu.views.alignment import render_alignment_html
     from textmetrics_edu.views.diversity import render_distinct_html
     from textmetrics_edu.views.perplexity import render_distribution_html

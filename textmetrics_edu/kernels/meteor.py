@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import MetricInputError, get_tokenizer
-from .rouge import porter_stem
+from .stem import porter_stem  # the stemmers: see the ROUGE engine notebook
 
 # %% auto #0
 __all__ = ['LEXNAMES', 'WORDNET_DIRS', 'WordNetMissingError', 'lexnames_text', 'find_wordnet_dir', 'load_wordnet',
@@ -58,7 +58,7 @@ def find_wordnet_dir(dirs: Sequence[str] | None = None,  # where to look (defaul
         if d and all((Path(d) / f).is_file() for f in _WN_FILES): return Path(d)
     return None
 
-# %% ../../nbs/21b_meteor_engine.ipynb #1373a87f
+# %% ../../nbs/21b_meteor_engine.ipynb #285c28c8
 _MISSING = ("METEOR's synonym stage needs WordNet 3.0, and none was found: neither NLTK's corpus "
             "(install it with `python -m nltk.downloader wordnet`, i.e. nltk.download('wordnet')) nor a WordNet "
             "database directory {where} (on Debian/Ubuntu: `apt-get install wordnet-base`; or set WNSEARCHDIR). "
@@ -90,7 +90,7 @@ def _reader_class():
         def map_wn(self, version='wordnet'): return None
     return DebianWordNetReader
 
-
+# %% ../../nbs/21b_meteor_engine.ipynb #e9e79275
 @lru_cache(maxsize=4)
 def load_wordnet(dirs: tuple | None = None,  # WordNet directories to try (default: `find_wordnet_dir`'s)
                  use_nltk_data: bool = True,  # first try NLTK's downloaded corpus
@@ -148,7 +148,7 @@ def _tok(text: str, tokenize: str) -> tuple[str, ...]:
         return tuple(NLTKWordTokenizer().tokenize(text))
     return tuple(get_tokenizer(tokenize)(text.rstrip()).split())
 
-# %% ../../nbs/21b_meteor_engine.ipynb #7f189a34
+# %% ../../nbs/21b_meteor_engine.ipynb #113d4bda
 def _match_stage(hyp: list, ref: list, key) -> tuple[list, list, list]:
     "One exact/stem stage, indexed: `hyp`/`ref` are (position, word) lists; `key(word)` the matching form."
     pos = defaultdict(list)
@@ -177,7 +177,7 @@ def _synonym_stage(hyp: list, ref: list, synonyms) -> tuple[list, list, list]:
             matched_h.add(i); matched_r.add(best_j); out.append((hyp[i][0], ref[best_j][0]))
     return (out, [x for i, x in enumerate(hyp) if i not in matched_h], [x for j, x in enumerate(ref) if j not in matched_r])
 
-
+# %% ../../nbs/21b_meteor_engine.ipynb #b5a5d1e6
 def align_fast(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], *, lowercase: bool = True, stem: bool = True,
                synonyms: bool = True, wordnet=None) -> list[tuple[int, int, str]]:
     "The lesson's `meteor_align` (same arguments, same result), with indexed stages; the corpus functions use it."

@@ -6,96 +6,72 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Sequence
 
+try: import regex  # \p{Han}, \p{L}, ...
+except ImportError: from textmetrics_edu.core import _unicode as regex  # without regex (Pyodide): the same classes, generated
+
+from ..core import MetricInputError
+from .stem import porter_stem, perl_porter_stem
+
 # %% auto #0
-__all__ = ['porter_stem', 'perl_porter_stem', 'lcs_length', 'lcs_ref_indices', 'seg_units']
+__all__ = ['lcs_length', 'lcs_ref_indices', 'wlcs_hits', 'seg_units']
 
-# %% ../../nbs/20b_rouge_engine.ipynb #4fa39986
-@lru_cache(maxsize=None)
-def _porter():
-    from nltk.stem import porter
-    return porter.PorterStemmer()
-
-
-@lru_cache(maxsize=2**18)
-def porter_stem(word: str) -> str:
-    "NLTK's `PorterStemmer().stem(word)` (its default NLTK_EXTENSIONS mode, as rouge-score uses it), cached."
-    return _porter().stem(word)
+# %% ../../nbs/20b_rouge_engine.ipynb #68d3716a
+_NON_ALNUM = re.compile(r'[^a-z0-9]+')
+_ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+_PERL_NON = re.compile(r'[^a-z0-9]+')
+_CJK = regex.compile(r'([\p{Han}\p{Hiragana}\p{Katakana}])')
+_UWORD = regex.compile(r'[\p{L}\p{M}\p{N}]+')
+_HAS_WORDCHAR = regex.compile(r'[\p{L}\p{N}]')
+_NON_ASCII_WORDCHAR = regex.compile(r'[^\x00-\x7f]')
 
 
-_pc, _pv = '[^aeiou]', '[aeiouy]'
-_PC, _PV = f'{_pc}[^aeiouy]*', f'{_pv}[aeiou]*'
-_MGR0 = re.compile(f'^({_PC})?{_PV}{_PC}')                 # [C]VC... : m > 0
-_MEQ1 = re.compile(f'^({_PC})?{_PV}{_PC}({_PV})?$')        # [C]VC[V] : m = 1
-_MGR1 = re.compile(f'^({_PC})?{_PV}{_PC}{_PV}{_PC}')       # [C]VCVC... : m > 1
-_VIN = re.compile(f'^({_PC})?{_pv}')                       # vowel in stem
-_CVC = re.compile(f'^{_PC}{_pv}[^aeiouwxy]$')
-_STEP2 = dict(ational='ate', tional='tion', enci='ence', anci='ance', izer='ize', bli='ble', alli='al', entli='ent',
-              eli='e', ousli='ous', ization='ize', ation='ate', ator='ate', alism='al', iveness='ive', fulness='ful',
-              ousness='ous', aliti='al', iviti='ive', biliti='ble', logi='log')
-_STEP3 = dict(icate='ic', ative='', alize='al', iciti='ic', ical='ic', ful='', ness='')
-_RE2 = re.compile('(' + '|'.join(_STEP2) + ')$')
-_RE3 = re.compile('(' + '|'.join(_STEP3) + ')$')
-_RE4 = re.compile('(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$')
+def _deleted_wordchars(text: str) -> bool:
+    "Whether `text` has a non-ASCII letter or digit (which the ASCII tokenizers delete)."
+    return any(unicodedata.category(ch)[0] in 'LN' for ch in _NON_ASCII_WORDCHAR.findall(text))
 
 
-@lru_cache(maxsize=2**18)
-def perl_porter_stem(w: str) -> str:
-    """The Porter stemmer inside ROUGE-1.5.5.pl (`sub stem`: Martin Porter's Perl version with Chin-Yew Lin's 2004
-    change to step 4), translated rule by rule. It differs from NLTK's default stemmer on words such as
-    *generously*, *agreed*, *news*."""
-    if len(w) < 3: return w
-    first = w[0]
-    if first == 'y': w = 'Y' + w[1:]
-    m = re.search('(ss|i)es$', w)                                           # step 1a
-    if m: w = w[:m.start()] + m.group(1)
+def _tokens(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
+    "The tokenization rules (uncached; `rouge_tokenize` and the corpus functions use the engine's cached `_tokenize`)."
+    if tokenizer == 'rouge_score':
+        toks = _NON_ALNUM.sub(' ', text.lower()).split()
+    elif tokenizer == 'perl':
+        toks = _PERL_NON.sub(' ', text.translate(_ASCII_LOWER)).split()
     else:
-        m = re.search('([^s])s$', w)
-        if m: w = w[:m.start()] + m.group(1)
-    m = re.search('eed$', w)                                                # step 1b
-    if m:
-        if _MGR0.search(w[:m.start()]): w = w[:-1]
-    else:
-        m = re.search('(ed|ing)$', w)
-        if m and _VIN.search(w[:m.start()]):
-            w = w[:m.start()]
-            if re.search('(at|bl|iz)$', w): w += 'e'
-            elif re.search(r'([^aeiouylsz])\1$', w): w = w[:-1]
-            elif _CVC.search(w): w += 'e'
-    if w.endswith('y') and _VIN.search(w[:-1]): w = w[:-1] + 'i'            # step 1c
-    for rx, table in ((_RE2, _STEP2), (_RE3, _STEP3)):                      # steps 2 and 3
-        m = rx.search(w)
-        if m and _MGR0.search(w[:m.start()]): w = w[:m.start()] + table[m.group(1)]
-    m = _RE4.search(w)                                                      # step 4 (with Lin's -ement change)
-    if m and _MGR1.search(w[:m.start()]): w = w[:m.start()]
-    if w.endswith('ment') and _MGR1.search(w[:-4]): w = w[:-4]
-    if w.endswith('ent'):
-        if _MGR1.search(w[:-3]): w = w[:-3]
-    else:
-        m = re.search('(s|t)(ion)$', w)
-        if m and _MGR1.search(w[:m.start()] + m.group(1)): w = w[:m.start()] + m.group(1)
-    if w.endswith('e'):                                                     # step 5
-        st = w[:-1]
-        if _MGR1.search(st) or (_MEQ1.search(st) and not _CVC.search(st)): w = st
-    if w.endswith('ll') and _MGR1.search(w): w = w[:-1]
-    if first == 'y': w = w[0].lower() + w[1:]
-    return w
+        toks = _UWORD.findall(_CJK.sub(r' \1 ', text.lower()))
+    if stem:
+        f = perl_porter_stem if tokenizer == 'perl' else porter_stem
+        toks = [f(t) if len(t) > 3 and (tokenizer != 'unicode' or t.isascii()) else t for t in toks]
+    if tokenizer == 'rouge_score' and stem: toks = [t for t in toks if t and t.isascii() and t.isalnum()]
+    return tuple(toks)
+
+# %% ../../nbs/20b_rouge_engine.ipynb #b51cb211
+def _lossy(text, toks, tokenizer, on_non_ascii, name) -> bool:
+    "Whether an ASCII tokenizer deleted letters or digits of `text`; raises if that leaves nothing (or if asked to)."
+    if tokenizer == 'unicode' or on_non_ascii == 'ignore' or text.isascii() or not _deleted_wordchars(text):
+        return False
+    if not toks or on_non_ascii == 'raise':
+        raise MetricInputError(
+            f"`{name}`: the {tokenizer!r} tokenizer keeps only ASCII letters and digits, so {text!r:.60} "
+            f"{'reduces to no token at all (the score would be a silent 0)' if not toks else 'loses letters'}; "
+            "use the 'unicode' tokenizer (tokenize='unicode' in corpus_rouge; or on_non_ascii='ignore' to reproduce "
+            "rouge-score's behaviour)")
+    return True
 
 # %% ../../nbs/20b_rouge_engine.ipynb #1372d39e
 @lru_cache(maxsize=2**16)
 def _tokenize(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
-    "The lesson's `_tokens` (rouge.py), cached."
-    from textmetrics_edu.metrics.rouge import _tokens
+    "The tokenization rules `_tokens`, cached."
     return _tokens(text, tokenizer, stem)
 
 
 def _tok_fn(tokenizer, use_stemmer, on_non_ascii):
     "A caching tokenizer for one call; texts that lost letters are collected in `tok.lossy` (one warning per call)."
-    from textmetrics_edu.metrics.rouge import _lossy
     cache, lossy = {}, []
 
     def tok(text):
@@ -136,7 +112,7 @@ def _skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> MappingProxyType: 
         for j in range(i + 1, stop): c[(ti, tokens[j])] += 1
     return MappingProxyType(c)
 
-# %% ../../nbs/20b_rouge_engine.ipynb #4d9d9217
+# %% ../../nbs/20b_rouge_engine.ipynb #2769aa9e
 def _lcs_columns(ref: Sequence[str], hyp: Sequence[str]) -> list[int]:
     "Bit-parallel LCS: the column bit vectors V_0..V_n (bit i of V_j is 0 iff c[i+1][j] = c[i][j] + 1)."
     pm = {}
@@ -182,7 +158,7 @@ def lcs_ref_indices(ref: Sequence[str],  # reference tokens (the documented exce
             else: i -= 1
     return out[::-1]
 
-
+# %% ../../nbs/20b_rouge_engine.ipynb #0ba4eb7a
 def _union_lcs_hits(ref_sents: Sequence[Sequence[str]], hyp_sents: Sequence[Sequence[str]]) -> int:
     "The lesson's `union_lcs_hits` on the bit-parallel backtrace."
     cnt_r = Counter(t for s in ref_sents for t in s)
@@ -196,6 +172,58 @@ def _union_lcs_hits(ref_sents: Sequence[Sequence[str]], hyp_sents: Sequence[Sequ
             if cnt_c[t] > 0 and cnt_r[t] > 0:
                 hits += 1; cnt_c[t] -= 1; cnt_r[t] -= 1
     return hits
+
+# %% ../../nbs/20b_rouge_engine.ipynb #1c98ea18
+def _sentences(text: str) -> list[str]:
+    "Sentences of a summary: its non-empty lines (rouge-score `get_sents`, Perl SPL format)."
+    return [s for s in text.split('\n') if len(s)]
+
+# %% ../../nbs/20b_rouge_engine.ipynb #98e69d7f
+def _wlcs_ref_mask(ref: Sequence[str], hyp: Sequence[str], w: float, mask: list) -> None:
+    "Perl `wlcs_inner` + `markLCS`: mark in `mask` the reference positions on the backtraced weighted-LCS path."
+    m, n = len(ref), len(hyp)
+    if m == 0: return
+    c = [[0.0] * (n + 1) for _ in range(m + 1)]
+    l = [[0] * (n + 1) for _ in range(m + 1)]
+    b = [[0] * (n + 1) for _ in range(m + 1)]  # 1 diagonal, 2 up, 3 left
+    for i in range(1, m + 1):
+        ci, ci1, li, li1, bi, ri = c[i], c[i - 1], l[i], l[i - 1], b[i], ref[i - 1]
+        for j in range(1, n + 1):
+            if ri == hyp[j - 1]:
+                k = li1[j - 1]
+                ci[j] = ci1[j - 1] + (k + 1) ** w - k ** w
+                bi[j] = 1; li[j] = k + 1
+            elif ci1[j] >= ci[j - 1]:
+                ci[j] = ci1[j]; bi[j] = 2
+            else:
+                ci[j] = ci[j - 1]; bi[j] = 3
+    i, j = m, n
+    while i and j:
+        d = b[i][j]
+        if d == 1: i -= 1; j -= 1; mask[i] = 1
+        elif d == 2: i -= 1
+        else: j -= 1
+
+
+def wlcs_hits(ref_sents: Sequence[Sequence[str]], hyp_sents: Sequence[Sequence[str]],
+              weight: float = 1.2,  # alpha of f(k) = k**alpha (Perl -w)
+             ) -> tuple[float, float]:  # (weighted hits, sum over reference sentences of f(len))
+    "Summary-level weighted-LCS hits exactly as ROUGE-1.5.5's `wlcs` computes them."
+    cnt_r = Counter(t for s in ref_sents for t in s)
+    cnt_c = Counter(t for s in hyp_sents for t in s)
+    hit, base = 0.0, 0.0
+    for rs in ref_sents:
+        mask = [0] * len(rs)
+        base += len(rs) ** weight
+        for cs in hyp_sents: _wlcs_ref_mask(rs, cs, weight, mask)
+        run = 0
+        for j, t in enumerate(rs):
+            if mask[j] == 1 and cnt_r[t] > 0 and cnt_c[t] > 0:
+                run += 1
+                if j + 1 < len(rs) and mask[j + 1] == 0: hit += run ** weight; run = 0
+                elif j + 1 == len(rs): hit += run ** weight; run = 0
+                cnt_r[t] -= 1; cnt_c[t] -= 1
+    return hit, base
 
 # %% ../../nbs/20b_rouge_engine.ipynb #3e9675ef
 def seg_units(kind: str, n: int | None, hyp: str, ref: str, tok, opts: dict,
@@ -216,7 +244,6 @@ def seg_units(kind: str, n: int | None, hyp: str, ref: str, tok, opts: dict,
         ht, rt = tok(hyp), tok(ref)
         hits = lcs_length(rt, ht) if ht and rt else 0
         return hits, len(rt), len(ht), hits / len(rt) if rt else 0.0
-    from textmetrics_edu.metrics.rouge import _sentences, wlcs_hits
     hs = [tok(s) for s in _sentences(hyp)]
     rs = [tok(s) for s in _sentences(ref)]
     if kind == 'Lsum':

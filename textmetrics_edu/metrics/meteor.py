@@ -5,22 +5,22 @@
 # %% ../../nbs/21_meteor.ipynb #ecf8d0ab
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_text, make_signature, Metric, Option, register, corpus_fn, sentence_fn, detail)
-from ..views.html import figure_html, text_explorer
+from ..core import (MetricInputError, MetricResult, check_text, make_signature, Metric, Option, register,
+                                  corpus_fn, sentence_fn, detail)
 # the plumbing (WordNet without a download, caches, the indexed alignment, the METEOR 1.5 jar): see the engine notebook
-from ..kernels.rouge import porter_stem
-from ..kernels.meteor import (LEXNAMES, WORDNET_DIRS, WordNetMissingError, lexnames_text, find_wordnet_dir,
-                                           load_wordnet, wordnet_synonyms, _SYN_CACHE, _tok, align_fast)
+from ..kernels.stem import porter_stem
+# (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
+from ..kernels.meteor import (WordNetMissingError, lexnames_text, find_wordnet_dir, load_wordnet,
+                                           wordnet_synonyms, _SYN_CACHE, _tok, align_fast)
 
 # %% auto #0
-__all__ = ['STAGES', 'METEOR_TOKENIZERS', 'METEOR', 'corpus_meteor', 'sentence_meteor', 'STAGE_COLOURS', 'align_stage',
-           'meteor_align', 'count_chunks', 'fragmentation_penalty', 'meteor_from_counts', 'meteor_tokenize',
-           'MeteorResult', 'MeteorSums', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer']
+__all__ = ['STAGES', 'METEOR_TOKENIZERS', 'METEOR', 'corpus_meteor', 'sentence_meteor', 'align_stage', 'meteor_align',
+           'count_chunks', 'fragmentation_penalty', 'meteor_from_counts', 'meteor_tokenize', 'MeteorResult',
+           'MeteorSums']
 
 # %% ../../nbs/21_meteor.ipynb #dfc574fa
 STAGES = ('exact', 'stem', 'synonym')
@@ -166,7 +166,7 @@ def _segment(h, refs, kw, wn, alpha, beta, gamma):
         if best is None or s > best[0]: best = (s, k, m, c, len(r), al)
     return best
 
-# %% ../../nbs/21_meteor.ipynb #3da58549
+# %% ../../nbs/21_meteor.ipynb #6e9d93ec
 @dataclass(frozen=True)
 class MeteorSums:
     "METEOR's corpus statistics: NLTK averages segment scores, so the summable statistic is their sum (`aggregate='mean'`)."
@@ -208,6 +208,11 @@ def _meteor_signature(o, nrefs):
                           a=f"{o['alpha']:g}", b=f"{o['beta']:g}", g=f"{o['gamma']:g}")
 
 
+def _meteor_check(o, name):
+    "The protocol's option check: `_check_meteor_opts` on the resolved options."
+    _check_meteor_opts(o['alpha'], o['beta'], o['gamma'], o['tokenize'])
+
+# %% ../../nbs/21_meteor.ipynb #e5a75025
 METEOR = Metric(
     'meteor', description='METEOR (Banerjee & Lavie 2005), NLTK-compatible, WordNet 3.0', aggregate='mean',
     options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]: PR / (alpha P + (1 - alpha) R); 0.9 = recall 9x', min=0),
@@ -220,74 +225,13 @@ METEOR = Metric(
              Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0, see `load_wordnet`)'),
              Option('wordnet', object, None, 'an NLTK WordNet reader (default `load_wordnet()`)', flag='')),
     segment_stats=_meteor_segment, score=_meteor_score, prepare_refs=_meteor_prepare, signature=_meteor_signature,
-    check=lambda o, name: _check_meteor_opts(o['alpha'], o['beta'], o['gamma'], o['tokenize']))
+    check=_meteor_check)
 
 corpus_meteor = corpus_fn(METEOR, """METEOR (Banerjee & Lavie 2005) of a corpus in [0, 1]: the mean over segments of NLTK's
 sentence METEOR (best over references). Each segment equals NLTK 3.10 `meteor_score(refs_tokens, hyp_tokens)` with
 WordNet 3.0. Raises `WordNetMissingError` (a `MetricInputError`) when the synonym stage needs a missing WordNet.""")
 sentence_meteor = sentence_fn(METEOR, """METEOR of one segment in [0, 1]; same options as `corpus_meteor`. Equals NLTK's
 `meteor_score` on the same tokens; the result carries the alignment (`alignment`, `hyp_tokens`, `ref_tokens`).""")
-
-# %% ../../nbs/21_meteor.ipynb #e36385fc
-STAGE_COLOURS = {'exact': '#4c72b0', 'stem': '#dd8452', 'synonym': '#55a868'}
-
-
-def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):
-    "The sentence-level alignment of `result`: tokens in two rows, matches as lines coloured by stage."
-    from matplotlib.figure import Figure
-    if not result.hyp_tokens and not result.ref_tokens:
-        raise MetricInputError('`result` has no alignment: use a sentence-level result (sentence_meteor)')
-    h, r = list(result.hyp_tokens)[:max_tokens], list(result.ref_tokens)[:max_tokens]
-    n = max(len(h), len(r), 1)
-    if ax is None:
-        fig = Figure(figsize=(min(2 + 0.55 * n, 16), 2.4), dpi=100)
-        ax = fig.subplots()
-    else: fig = ax.figure
-    for i, w in enumerate(h): ax.text(i, 1, w, rotation=45, ha='left', va='bottom', fontsize=8, parse_math=False)
-    for j, w in enumerate(r): ax.text(j, 0, w, rotation=-45, ha='left', va='top', fontsize=8, parse_math=False)  # user text: no mathtext
-    for i, j, s in result.alignment:
-        if i < max_tokens and j < max_tokens:
-            ax.plot([i, j], [0.95, 0.05], color=STAGE_COLOURS[s], lw=1.8)
-    for s, c in STAGE_COLOURS.items(): ax.plot([], [], color=c, label=s)
-    ax.legend(loc='center left', bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
-    ax.set_xlim(-0.5, n + 0.5); ax.set_ylim(-1.2, 2.2); ax.axis('off')
-    m = result.matches[0]
-    ax.set_title(f"METEOR {result.score:.4f}: {m} aligned, {result.chunks[0]} chunks "
-                 f"(hypothesis above, reference below)", fontsize=9)
-    fig.tight_layout()
-    return fig
-
-# %% ../../nbs/21_meteor.ipynb #dc599a70
-def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True, **opts) -> str:
-    "The explorer's view: the alignment table by stage, the counts, the score and (optionally) the picture."
-    e = html.escape
-    try:
-        res = sentence_meteor(hyp, refs, **opts)
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    rows = ''.join(f"<tr><td>{e(res.hyp_tokens[i])}</td><td>{e(res.ref_tokens[j])}</td>"
-                   f"<td style='color:{STAGE_COLOURS[s]}'>{s}</td></tr>" for i, j, s in res.alignment)
-    m, c, hl, rl = res.matches[0], res.chunks[0], res.hyp_lens[0], res.ref_lens[0]
-    s, fm, pen = meteor_from_counts(m, c, hl, rl, res.alpha, res.beta, res.gamma)
-    img = figure_html(plot_meteor_alignment(res), 'METEOR alignment') if plot else ''
-    return (f"<div class='tme-meteor'><p><b>METEOR = {res.score:.4f}</b> (reference {res.best_refs[0]}): "
-            f"m = {m}, P = {m}/{hl}, R = {m}/{rl}, Fmean = {fm:.4f}, chunks = {c}, penalty = {pen:.4f}</p>{img}"
-            f"<table><thead><tr><th>hypothesis</th><th>reference</th><th>stage</th></tr></thead><tbody>{rows}"
-            f"</tbody></table><p><small>{e(res.signature)}</small></p></div>")
-
-
-def meteor_explorer(hyp: str = 'The cars halted near the big houses',  # initial hypothesis
-                    refs: str | Sequence[str] = ('the auto stopped near the house',),  # initial reference(s)
-                   ):  # an ipywidgets VBox; `.controls`, `.output`
-    "An interactive METEOR explorer: hypothesis, references (one per line), stages, alpha/beta/gamma."
-    import ipywidgets as W
-    return text_explorer(render_meteor_html, hyp, refs, dict(
-        stem=W.Checkbox(value=True, description='stem stage'),
-        synonyms=W.Checkbox(value=True, description='synonym stage'),
-        alpha=W.FloatSlider(value=0.9, min=0.0, max=1.0, step=0.05, description='alpha'),
-        beta=W.FloatSlider(value=3.0, min=0.5, max=6.0, step=0.5, description='beta'),
-        gamma=W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, description='gamma')),
-        rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']])
 
 # %% ../../nbs/21_meteor.ipynb #867cc74e
 register(METEOR, corpus_meteor, sentence_meteor);

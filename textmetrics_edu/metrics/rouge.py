@@ -5,66 +5,35 @@
 # %% ../../nbs/20_rouge.ipynb #38826595
 from __future__ import annotations
 
-import html
+import inspect
 import re
-import unicodedata
 import warnings
 from collections import Counter
-import inspect
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from types import SimpleNamespace
 from typing import Sequence
 
-try: import regex  # \p{Han}, \p{L}, ...
-except ImportError: from textmetrics_edu.core import _unicode as regex  # without regex (Pyodide): the same classes, generated
-
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment, make_signature, register_metric, MetricSpec, CliOption, _fmt, Metric, Option, corpus_fn, sentence_fn, register, detail, _opt_doc, ngrams, TextmetricsWarning)
-from ..views.html import text_explorer
-# the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer): see the "under the hood" notebook
-from ..kernels.rouge import (porter_stem, perl_porter_stem, _tokenize, _tok_fn, _ngrams, _clip,
-                                          _skip_bigrams, lcs_length, lcs_ref_indices, seg_units)
+from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature, _fmt,
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning)
+# the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
+# LCS): see the "under the hood" notebook
+from ..kernels.stem import porter_stem, perl_porter_stem
+from ..kernels.rouge import (_tokenize, _tok_fn, _lossy, _sentences, _ngrams, _clip, _skip_bigrams,
+                                          lcs_length, lcs_ref_indices, seg_units, wlcs_hits)
 
 # %% auto #0
 __all__ = ['ROUGE_TOKENIZERS', 'ROUGE_MULTI_REF', 'ROUGE_OPTIONS', 'RougeTokenizationWarning', 'rouge_tokenize', 'ngram_overlap',
-           'lcs_table', 'lcs_backtrace', 'union_lcs_hits', 'wlcs_hits', 'skip_bigrams', 'RougeStats', 'pair_units',
+           'lcs_table', 'lcs_backtrace', 'union_lcs_hits', 'skip_bigrams', 'RougeStats', 'pair_units',
            'rouge_statistics', 'RougeResult', 'RougeSums', 'rouge_metric', 'corpus_rouge', 'sentence_rouge',
-           'rouge_ngram_rows', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
+           'rouge_ngram_rows', 'wlcs_hits']
 
 # %% ../../nbs/20_rouge.ipynb #5e4a284f
 class RougeTokenizationWarning(TextmetricsWarning):
     "A tokenizer deleted letters or digits (rouge-score's and Perl's ASCII-only rule)."
 
 
-_NON_ALNUM = re.compile(r'[^a-z0-9]+')
-_ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
-_PERL_NON = re.compile(r'[^a-z0-9]+')
-_CJK = regex.compile(r'([\p{Han}\p{Hiragana}\p{Katakana}])')
-_UWORD = regex.compile(r'[\p{L}\p{M}\p{N}]+')
-_HAS_WORDCHAR = regex.compile(r'[\p{L}\p{N}]')
-_NON_ASCII_WORDCHAR = regex.compile(r'[^\x00-\x7f]')
-
 ROUGE_TOKENIZERS = ('rouge_score', 'perl', 'unicode')
-
-
-def _deleted_wordchars(text: str) -> bool:
-    "Whether `text` has a non-ASCII letter or digit (which the ASCII tokenizers delete)."
-    return any(unicodedata.category(ch)[0] in 'LN' for ch in _NON_ASCII_WORDCHAR.findall(text))
-
-
-def _tokens(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
-    "The tokenization rules (uncached; `rouge_tokenize` and the corpus functions use the engine's cached `_tokenize`)."
-    if tokenizer == 'rouge_score':
-        toks = _NON_ALNUM.sub(' ', text.lower()).split()
-    elif tokenizer == 'perl':
-        toks = _PERL_NON.sub(' ', text.translate(_ASCII_LOWER)).split()
-    else:
-        toks = _UWORD.findall(_CJK.sub(r' \1 ', text.lower()))
-    if stem:
-        f = perl_porter_stem if tokenizer == 'perl' else porter_stem
-        toks = [f(t) if len(t) > 3 and (tokenizer != 'unicode' or t.isascii()) else t for t in toks]
-    if tokenizer == 'rouge_score' and stem: toks = [t for t in toks if t and t.isascii() and t.isalnum()]
-    return tuple(toks)
 
 # %% ../../nbs/20_rouge.ipynb #fa82637c
 def rouge_tokenize(text: str,  # one text (a summary; newlines are whitespace here)
@@ -86,19 +55,6 @@ def rouge_tokenize(text: str,  # one text (a summary; newlines are whitespace he
                       "consider the 'unicode' tokenizer (tokenize='unicode' in corpus_rouge)",
                       RougeTokenizationWarning, stacklevel=2)
     return toks
-
-
-def _lossy(text, toks, tokenizer, on_non_ascii, name) -> bool:
-    "Whether an ASCII tokenizer deleted letters or digits of `text`; raises if that leaves nothing (or if asked to)."
-    if tokenizer == 'unicode' or on_non_ascii == 'ignore' or text.isascii() or not _deleted_wordchars(text):
-        return False
-    if not toks or on_non_ascii == 'raise':
-        raise MetricInputError(
-            f"`{name}`: the {tokenizer!r} tokenizer keeps only ASCII letters and digits, so {text!r:.60} "
-            f"{'reduces to no token at all (the score would be a silent 0)' if not toks else 'loses letters'}; "
-            "use the 'unicode' tokenizer (tokenize='unicode' in corpus_rouge; or on_non_ascii='ignore' to reproduce "
-            "rouge-score's behaviour)")
-    return True
 
 # %% ../../nbs/20_rouge.ipynb #57466181
 def ngram_overlap(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], n: int,
@@ -148,52 +104,8 @@ def union_lcs_hits(ref_sents: Sequence[Sequence[str]],  # reference sentences (t
                 hits += 1; cnt_c[t] -= 1; cnt_r[t] -= 1
     return hits
 
-# %% ../../nbs/20_rouge.ipynb #7f59d177
-def _wlcs_ref_mask(ref: Sequence[str], hyp: Sequence[str], w: float, mask: list) -> None:
-    "Perl `wlcs_inner` + `markLCS`: mark in `mask` the reference positions on the backtraced weighted-LCS path."
-    m, n = len(ref), len(hyp)
-    if m == 0: return
-    c = [[0.0] * (n + 1) for _ in range(m + 1)]
-    l = [[0] * (n + 1) for _ in range(m + 1)]
-    b = [[0] * (n + 1) for _ in range(m + 1)]  # 1 diagonal, 2 up, 3 left
-    for i in range(1, m + 1):
-        ci, ci1, li, li1, bi, ri = c[i], c[i - 1], l[i], l[i - 1], b[i], ref[i - 1]
-        for j in range(1, n + 1):
-            if ri == hyp[j - 1]:
-                k = li1[j - 1]
-                ci[j] = ci1[j - 1] + (k + 1) ** w - k ** w
-                bi[j] = 1; li[j] = k + 1
-            elif ci1[j] >= ci[j - 1]:
-                ci[j] = ci1[j]; bi[j] = 2
-            else:
-                ci[j] = ci[j - 1]; bi[j] = 3
-    i, j = m, n
-    while i and j:
-        d = b[i][j]
-        if d == 1: i -= 1; j -= 1; mask[i] = 1
-        elif d == 2: i -= 1
-        else: j -= 1
-
-
-def wlcs_hits(ref_sents: Sequence[Sequence[str]], hyp_sents: Sequence[Sequence[str]],
-              weight: float = 1.2,  # alpha of f(k) = k**alpha (Perl -w)
-             ) -> tuple[float, float]:  # (weighted hits, sum over reference sentences of f(len))
-    "Summary-level weighted-LCS hits exactly as ROUGE-1.5.5's `wlcs` computes them."
-    cnt_r = Counter(t for s in ref_sents for t in s)
-    cnt_c = Counter(t for s in hyp_sents for t in s)
-    hit, base = 0.0, 0.0
-    for rs in ref_sents:
-        mask = [0] * len(rs)
-        base += len(rs) ** weight
-        for cs in hyp_sents: _wlcs_ref_mask(rs, cs, weight, mask)
-        run = 0
-        for j, t in enumerate(rs):
-            if mask[j] == 1 and cnt_r[t] > 0 and cnt_c[t] > 0:
-                run += 1
-                if j + 1 < len(rs) and mask[j + 1] == 0: hit += run ** weight; run = 0
-                elif j + 1 == len(rs): hit += run ** weight; run = 0
-                cnt_r[t] -= 1; cnt_c[t] -= 1
-    return hit, base
+# %% ../../nbs/20_rouge.ipynb #375541cc
+_all_ = ['wlcs_hits']  # the lesson's public ROUGE-W function, defined in the engine (kernels.rouge)
 
 # %% ../../nbs/20_rouge.ipynb #797a603b
 def skip_bigrams(tokens: Sequence[str],  # the tokens of one text
@@ -272,11 +184,6 @@ def pair_units(kind: str,  # 'N', 'L', 'Lsum', 'W', 'S' or 'SU' (from the rouge_
     return hit, rc, c ** w, (hit / base) ** (1 / w) if base else 0.0
 
 
-def _sentences(text: str) -> list[str]:
-    "Sentences of a summary: its non-empty lines (rouge-score `get_sents`, Perl SPL format)."
-    return [s for s in text.split('\n') if len(s)]
-
-
 def _pr(kind, hits, rc, hc, w):
     p = hits / hc if hc else 0.0
     r = hits / rc if rc else 0.0
@@ -284,7 +191,7 @@ def _pr(kind, hits, rc, hc, w):
         p, r = p ** (1 / w), r ** (1 / w)
     return p, r
 
-# %% ../../nbs/20_rouge.ipynb #e08ed298
+# %% ../../nbs/20_rouge.ipynb #c53193a7
 def _check_rouge_opts(rouge_type, use_stemmer, tokenizer, beta, multi_ref, skip_gap, weight, w_denominator, on_non_ascii):
     kind, n = _parse_type(rouge_type)
     if tokenizer not in ROUGE_TOKENIZERS:
@@ -322,7 +229,7 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
     _warn_lossy(tok, tokenizer)
     return st
 
-
+# %% ../../nbs/20_rouge.ipynb #7c380fa6
 def _warn_lossy(tok, tokenizer):
     if tok.lossy:
         warnings.warn(f"the {tokenizer!r} tokenizer deleted non-ASCII letters in {len(tok.lossy)} text(s), e.g. "
@@ -394,7 +301,7 @@ class RougeResult(MetricResult):
                      f"mean R = {self.recall:.6f}, mean F = {self.score:.6f}")
         return '\n'.join(lines)
 
-# %% ../../nbs/20_rouge.ipynb #423c13d0
+# %% ../../nbs/20_rouge.ipynb #ea7aa152
 _ROUGE_DESC = {'rouge1': 'ROUGE-1 F (Lin 2004), rouge-score-compatible', 'rouge2': 'ROUGE-2 F, rouge-score-compatible',
                'rougeL': 'ROUGE-L F (LCS), rouge-score-compatible',
                'rougeLsum': 'ROUGE-Lsum F (summary-level union LCS, sentences on lines), rouge-score-compatible',
@@ -417,7 +324,7 @@ class RougeSums:
         return RougeSums(self.precision + o.precision, self.recall + o.recall, self.fmeasure + o.fmeasure,
                          self.segments + o.segments, self.lossy + o.lossy)
 
-
+# %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):
     "Once per corpus: one caching tokenizer for the call, shared by every segment."
     tok = _tok_fn(o['tokenize'], o['stem'], o['on_non_ascii'])
@@ -457,7 +364,7 @@ def _rouge_signature(rouge_type):
                               beta=f"{o['beta']:g}", **extra)
     return signature
 
-
+# %% ../../nbs/20_rouge.ipynb #94e63de0
 ROUGE_OPTIONS = (
     Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
            aliases=('use_stemmer',)),
@@ -483,7 +390,7 @@ def rouge_metric(rouge_type: str = 'rougeL') -> Metric:
                   _rouge_signature(rouge_type), prepare_refs=_rouge_prepare, aggregate='mean', cli_prefix='rouge',
                   description=_ROUGE_DESC.get(rouge_type, f"{rouge_type} F"))
 
-
+# %% ../../nbs/20_rouge.ipynb #329f3d50
 def corpus_rouge(hyps, refs, rouge_type='rougeL', **opts):
     return rouge_metric(rouge_type).corpus(hyps, refs, **opts)
 
@@ -499,84 +406,20 @@ corpus_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.valu
 _sig = sentence_fn(rouge_metric('rougeL')).__signature__
 sentence_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
     'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
-corpus_rouge.__doc__ = """ROUGE (Lin 2004) of a corpus: the mean over segments of per-segment F (and P, R), in [0, 1]. Matches
-rouge-score 0.1.2 (`RougeScorer([rouge_type], use_stemmer=...).score_multi`, averaged) for rouge1..9, rougeL, rougeLsum
-with the defaults, and ROUGE-1.5.5.pl for every type with `tokenize='perl'` and `multi_ref='pooled'` (-f A) or
-`'max_recall'` (-f B), before Perl's rounding to 5 decimals. `rouge_type`: 'rouge1', 'rouge2', ... (any N), 'rougeL',
-'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'. Options (keyword-only; `use_stemmer`/`tokenizer` are the deprecated spellings):
-""" + _opt_doc(rouge_metric('rougeL'), False) + "\nRaises `MetricInputError` on bad input."
+corpus_rouge.__doc__ = corpus_fn(rouge_metric('rougeL'), """ROUGE (Lin 2004) of a corpus: the mean over segments of per-segment F
+(and P, R), in [0, 1]. Matches rouge-score 0.1.2 (`RougeScorer([rouge_type], use_stemmer=...).score_multi`, averaged) for
+rouge1..9, rougeL, rougeLsum with the defaults, and ROUGE-1.5.5.pl for every type with `tokenize='perl'` and
+`multi_ref='pooled'` (-f A) or `'max_recall'` (-f B), before Perl's rounding to 5 decimals. `rouge_type`: 'rouge1',
+'rouge2', ... (any N), 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'; `use_stemmer`/`tokenizer` are the
+deprecated spellings of `stem`/`tokenize`.""").__doc__
 sentence_rouge.__doc__ = ("ROUGE of one segment; same options as `corpus_rouge`. Equals rouge-score's "
                           "`score_multi(refs, hyp)[rouge_type]`.")
 
-# %% ../../nbs/20_rouge.ipynb #02127077
+# %% ../../nbs/20_rouge.ipynb #f1436aa9
 def rouge_ngram_rows(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], n: int) -> list[dict]:
     "One row per distinct hypothesis n-gram: the n-gram, its count in hyp and in ref, and the clipped match."
     h, r = Counter(ngrams(hyp_tokens, n)), Counter(ngrams(ref_tokens, n))  # tuples for every n (also unigrams)
     return [dict(ngram=' '.join(g), hyp=k, ref=r.get(g, 0), match=min(k, r.get(g, 0))) for g, k in h.items()]
-
-
-def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_cells: int = 40) -> str:
-    "The LCS table as HTML (reference first: rows), the backtraced path shaded and its matches in bold (escaped)."
-    e = html.escape
-    ref_tokens, hyp_tokens = list(ref_tokens)[:max_cells], list(hyp_tokens)[:max_cells]
-    t = lcs_table(ref_tokens, hyp_tokens)
-    path, i, j = set(), len(ref_tokens), len(hyp_tokens)
-    matches = set(lcs_backtrace(ref_tokens, hyp_tokens, t))
-    while i > 0 and j > 0:  # cells visited by the backtrace
-        path.add((i, j))
-        if ref_tokens[i - 1] == hyp_tokens[j - 1]: i -= 1; j -= 1
-        elif t[i][j - 1] > t[i - 1][j]: j -= 1
-        else: i -= 1
-    head = ''.join(f"<th>{e(w)}</th>" for w in hyp_tokens)
-    rows = []
-    for i in range(1, len(ref_tokens) + 1):
-        cells = []
-        for j in range(1, len(hyp_tokens) + 1):
-            if (i - 1, j - 1) in matches: style = "background:#55a868;color:white;font-weight:bold"
-            elif (i, j) in path: style = "background:#d4edda"
-            else: style = ''
-            cells.append(f"<td style='{style}'>{t[i][j]}</td>")
-        rows.append(f"<tr><th>{e(ref_tokens[i - 1])}</th>{''.join(cells)}</tr>")
-    lcs = ' '.join(ref_tokens[a] for a, _ in sorted(matches))
-    return (f"<div class='tme-lcs'><p>LCS = {t[-1][-1]}: <b>{e(lcs)}</b> (rows: reference, columns: hypothesis)</p>"
-            f"<table><thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
-
-
-def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: bool = False,
-                      tokenize: str = 'rouge_score') -> str:
-    "The explorer's view: scores of every variant, the LCS table against the first reference, n-gram overlap."
-    e = html.escape
-    try:
-        refs = check_refs_of_segment(refs)
-        kw = dict(stem=stem, tokenize=tokenize)
-        ht, rt = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp'), rouge_tokenize(refs[0], tokenize, stem, 'raise', 'refs[0]')
-        scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
-    except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
-    stab = ''.join(f"<tr><td>{e(t)}</td><td>{s.precision:.4f}</td><td>{s.recall:.4f}</td><td><b>{float(s):.4f}</b></td></tr>"
-                   for t, s in scores.items())
-    rows = []
-    for k in sorted({1, n}):
-        for row in rouge_ngram_rows(ht, rt, k):
-            colour = '#d4edda' if row['match'] == row['hyp'] else ('#fff3cd' if row['match'] else '#f8d7da')
-            rows.append(f"<tr><td>{k}</td><td><code>{e(row['ngram'])}</code></td><td>{row['hyp']}</td>"
-                        f"<td>{row['ref']}</td><td style='background:{colour}'>{row['match']}</td></tr>")
-    return (f"<div class='tme-rouge'><table><thead><tr><th>type</th><th>P</th><th>R</th><th>F</th></tr></thead>"
-            f"<tbody>{stab}</tbody></table>{render_lcs_html(rt, ht)}"
-            f"<details open><summary>n-gram overlap with the first reference</summary><table><thead><tr><th>n</th>"
-            f"<th>n-gram</th><th>in hyp</th><th>in ref</th><th>match (clipped)</th></tr></thead><tbody>{''.join(rows)}"
-            f"</tbody></table></details></div>")
-
-
-def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # initial hypothesis
-                   refs: str | Sequence[str] = ('the guard arrived late because it was raining',),  # initial reference(s)
-                  ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An interactive ROUGE explorer: hypothesis, references (one per line), n, stemming, tokenizer."
-    import ipywidgets as W
-    return text_explorer(render_rouge_html, hyp, refs, dict(
-        n=W.IntSlider(value=2, min=1, max=4, description='n'),
-        stem=W.Checkbox(value=False, description='stemming'),
-        tokenize=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
 
 # %% ../../nbs/20_rouge.ipynb #71ce16b1
 for _t in _ROUGE_DESC: register(rouge_metric(_t), partial(corpus_rouge, rouge_type=_t), partial(sentence_rouge, rouge_type=_t))
