@@ -1389,4 +1389,8 @@ d = { 'settings': { 'branch': 'main',
             'textmetrics_edu.views.html': { 'textmetrics_edu.views.html.figure_html': ( 'core.html#figure_html',
                                                                                         'textmetrics_edu/views/html.py'),
                                             'textmetrics_edu.views.html.text_explorer': ( 'core.html#text_explorer',
-                                                                                          'textmetrics_edu/views/html.py')}}}
+                                                                                          'textmetrics_edu/views/html.py')},
+            'textmetrics_edu.views.ter': { 'textmetrics_edu.views.ter._shift_rows': ( 'ter.html#_shift_rows',
+                                                                                      'textmetrics_edu/views/ter.py'),
+                                           'textmetrics_edu.views.ter.plot_ter_shifts': ( 'ter.html#plot_ter_shifts',
+                                                                                          'textmetrics_edu/views/ter.py')}}}
