@@ -30,7 +30,7 @@ def jiwer_chars(s: str) -> list[str]:
 
 # %% ../../nbs/11b_wer_engine.ipynb #c691c276
 def words(s: str) -> list[str]:
-    "jiwer 4's words of `s` (the lesson's `jiwer_words`), with a fast path for printable text."
+    "jiwer 4's words of `s` (`jiwer_words`), with a fast path for printable text."
     if s.isprintable(): return s.split()  # ' ' is the only whitespace in s: the same split
     return jiwer_words(s)
 
