@@ -59,7 +59,7 @@ def test_long_random_vs_jiwer(seed):
     r = edit_distance(a, b, level='tokens', algorithm='bit-parallel')
     assert (r.hits, r.substitutions, r.deletions, r.insertions) == (o.hits, o.substitutions, o.deletions, o.insertions)
     # a known bound on the distance (the distance itself, or looser) narrows the split's passes, never the result
-    from textmetrics_edu.metrics.edit_distance import align_codes, levenshtein_distance
+    from textmetrics_edu.kernels.edit_distance import align_codes, levenshtein_distance
     codes, d = align_codes(a, b)[0], levenshtein_distance(a, b)
     assert len(codes) - codes.count('C') == d == r.distance
     for bound in (d, d + 7, 2 * d):
@@ -110,7 +110,7 @@ def test_explorer_widget_and_renderer():
 @settings(max_examples=500, deadline=None)
 @given(seqs, seqs)
 def test_distance_alone_and_operation_codes(a, b):
-    from textmetrics_edu.metrics.edit_distance import levenshtein_distance, align_codes, ops_from_codes
+    from textmetrics_edu.kernels.edit_distance import levenshtein_distance, align_codes, ops_from_codes
     assert levenshtein_distance(a, b) == levenshtein_matrix(a, b)[-1][-1]
     codes, _ = align_codes(a, b)
     assert ops_from_codes(codes) == align_bitparallel(a, b)[0]

@@ -261,3 +261,12 @@ def test_engine_one_trie_per_hypothesis_length():
     ed = BeamEditDistance(ref)
     for h in (['a'] * 4, ['a'], ['a'] * 4, ['a']):
         assert ed(h) == beam_edit_distance(h, ref)
+
+
+def test_plot_ter_shifts_draws_every_stage():
+    "views.ter: the hypothesis, one row per shift and the reference; a word's arrow per shift; the empty cases draw too."
+    from textmetrics_edu.views.ter import plot_ter_shifts
+    ax = plot_ter_shifts('on the mat the cat sat', 'the cat sat on the mat').axes[0]
+    assert sum(bool(t.get_text()) for t in ax.texts) == 3 * 6 + 3 and sum(not t.get_text() for t in ax.texts) == 6
+    assert '1 of them shift(s)' in ax.get_title()
+    for h, r in [('', 'a b'), ('a b', ''), ('', '')]: plot_ter_shifts(h, r)

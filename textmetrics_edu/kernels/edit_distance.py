@@ -11,8 +11,8 @@ from itertools import repeat
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['hyyro_columns', 'last_column', 'paused_gc', 'align_codes', 'ops_from_codes', 'align_bitparallel', 'reference_masks',
-           'levenshtein_distance', 'is_alignment']
+__all__ = ['hyyro_columns', 'last_column', 'common_affix', 'paused_gc', 'align_codes', 'ops_from_codes', 'align_bitparallel',
+           'reference_masks', 'levenshtein_distance', 'is_alignment']
 
 # %% ../../nbs/10b_edit_distance_engine.ipynb #51f91bc0
 _SHORT_PATTERN = 4096  # up to this many items, masks are built by OR-ing bits (fastest when the integers are short)
@@ -45,7 +45,7 @@ def _pattern_masks(a):
         pm[x] = v
     return pm
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #1527341f
 class _Masks:
     """The reference's pattern bitmasks, built once per reference (and kept across calls by `reference_masks`):
     forward (bit i is a[i]) and, when a Hirschberg split needs them, reversed (bit i is a[n-1-i]). A sub-block's masks
@@ -107,7 +107,7 @@ def _columns(pm, m, b, record):
         vp &= full; vn &= full
     return (vps, vns, ws) if record else (vp, vn)
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #1938a968
 def hyyro_columns(a: Sequence, b: Sequence, record: bool = True):
     """Hyyrö's (2003) bit-parallel Levenshtein: `a` is the pattern (bits), `b` is scanned item by item.
     Returns (VP, VN, distance): per item of b, big integers whose bit i-1 is set when D[i][j] - D[i-1][j] is +1 (VP)
@@ -121,7 +121,7 @@ def hyyro_columns(a: Sequence, b: Sequence, record: bool = True):
     dist = len(b) + (vp & full).bit_count() - (vn & full).bit_count()  # D[m][n] = D[0][n] + sum of the column's steps
     return vps, vns, dist
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #982620f7
 def _bits(x: int, m: int) -> np.ndarray:
     import numpy as np  # (numpy only here, in the engine for long inputs: the package imports without it)
     by = (x & ((1 << m) - 1)).to_bytes((m + 7) // 8, 'little')
@@ -167,7 +167,7 @@ def _recover(a, b, vps, ws, out, off=0, stats=None):
     if j: out.append('I' * j)
     out.append(''.join(rev))
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #8afc81ca
 _LONG_COLUMN = 1 << 14  # columns longer than this (bits) are walked by `_recover_long`
 
 
@@ -200,19 +200,16 @@ def _recover_long(a, b, vps, ws, out, off=0, stats=None):
     if j: out.append('I' * j)
     out.append(''.join(rev))
 
+# %% ../../nbs/10b_edit_distance_engine.ipynb #5255ff5f
+def common_affix(a: Sequence, b: Sequence) -> tuple[int, int]:
+    "Lengths of the common prefix and (after it) the common suffix of `a` and `b`."
+    n, m, p = len(a), len(b), 0
+    while p < n and p < m and a[p] == b[p]: p += 1
+    s = 0
+    while s < n - p and s < m - p and a[n - 1 - s] == b[m - 1 - s]: s += 1
+    return p, s
 
-_common_affix = None  # the lesson's `common_affix`, bound at the first call (the lesson module imports this one)
-
-
-def _affix(a, b):
-    "The lengths of the common prefix and suffix of `a` and `b`: the lesson's `common_affix`, imported once, lazily."
-    global _common_affix
-    if _common_affix is None:
-        from textmetrics_edu.metrics.edit_distance import common_affix
-        _common_affix = common_affix
-    return _common_affix(a, b)
-
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #c0b93fe5
 _RECORD_BYTES = 1024 * 1024  # rapidfuzz records a block's bit matrix below this size (bytes), and splits above
 _RECORD_MAX_BITS = 1 << 28  # keep the top half's columns for reuse when they fit in about 48 MB (VP, VN and W)
 
@@ -223,7 +220,7 @@ def _window(n1, n2, left, ub):
     p, q = left, n1 - n2 + left
     return max(1, -((p + q - ub) // -2)), min(n1, (p + q + ub) // 2)
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #d44f7b49
 def _split(a2, b2, lo, masks, cols, ub):
     """Hirschberg's split of a2 x b2 (a2 = ref[lo:lo+len(a2)], no common affix) at column left = len(b2) // 2: the
     first row `mid` where D(mid, left) + (distance of the rest) is least. `ub`, an upper bound on the block's
@@ -264,14 +261,14 @@ def _split(a2, b2, lo, masks, cols, ub):
     mid = int(np.argmin(tot)) + i_min
     return left, mid, int(top[mid]), int(bottom[n1 - mid]), sub_cols
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #9f27e42f
 def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None, bound=None):
     """Append the operation codes aligning a (= ref[ai:ai+len(a)]) with b (= hyp[bj:bj+len(b)]) to `out`. `max_d`:
     an upper bound on their distance (rapidfuzz's, which decides recording vs splitting). `cols` = (VPs, VNs, Ws, off):
     columns recorded for an enclosing block whose origin lies `off` items earlier in both sequences; a block sharing
     that origin (the top half of a split, after dropping a common prefix) has the same D values there, so reuses them.
     `bound`: another upper bound on the distance (the distance itself, when known), for the split's row window only."""
-    p, s = _affix(a, b)
+    p, s = common_affix(a, b)
     if p: out.append('C' * p)
     a2, b2 = (a[p:len(a) - s], b[p:len(b) - s]) if p or s else (a, b)
     n1, n2, lo = len(a2), len(b2), ai + p
@@ -297,7 +294,7 @@ def _align(a, b, ai, bj, max_d, out, stats, masks, cols=None, bound=None):
         _align(a2[mid:], b2[left:], lo + mid, bj + p + left, d_bottom, out, stats, masks)
     if s: out.append('C' * s)
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #142bed00
 class paused_gc:
     """Context manager: pause Python's cyclic garbage collector, and switch it back on at exit if it was on. Expanding
     an alignment creates one small tuple per operation (tens of thousands for a long call); they hold no cycles, so
@@ -310,7 +307,7 @@ class paused_gc:
     def __exit__(self, *exc):
         if self.was_on: gc.enable()
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #e6e06d56
 def align_codes(a: Sequence,  # the reference tokens
                 b: Sequence,  # the hypothesis tokens
                 masks: _Masks | None = None,  # a's bitmasks if the caller keeps them (`reference_masks`); else built here
@@ -342,7 +339,7 @@ def align_bitparallel(a: Sequence,  # the reference tokens
     with paused_gc():
         return ops_from_codes(codes), stats
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #d5e38cea
 class _LRU:
     "A least-recently-used cache bounded by the total `cost` of its entries (an entry costing more is not kept)."
     def __init__(self, max_cost): self.d, self.total, self.max_cost = OrderedDict(), 0, max_cost
@@ -375,14 +372,14 @@ def reference_masks(a: tuple) -> _Masks:
         _REFERENCE_MASKS.put(a, m, 2 * len(a) * len(m.fw))
     return m
 
-
+# %% ../../nbs/10b_edit_distance_engine.ipynb #2bde5485
 def levenshtein_distance(a: Sequence,  # the reference tokens (the bit pattern)
                          b: Sequence,  # the hypothesis tokens (one column step each)
                          masks: _Masks | None = None,  # a's bitmasks if the caller keeps them (`reference_masks`)
                         ) -> int:  # the unit-cost Levenshtein distance, 0 .. max(len(a), len(b))
     """The distance alone: one bit-parallel pass, no recorded columns, no backtrace, linear memory. Every optimal
     alignment has this many errors (S + D + I), so it is all that WER and CER need."""
-    p, s = _affix(a, b)
+    p, s = common_affix(a, b)
     n1, n2 = len(a) - p - s, len(b) - p - s
     if n1 == 0 or n2 == 0: return n1 + n2
     b2 = b[p:len(b) - s]

@@ -6,18 +6,55 @@
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['MAX_CACHE_SIZE', 'hypothesis_tokens', 'tercom_reference_tokens', 'BeamEditDistance']
+__all__ = ['BEAM_WIDTH', 'MAX_CACHE_SIZE', 'tercom_tokenize', 'hypothesis_tokens', 'tercom_reference_tokens', 'BeamEditDistance']
+
+# %% ../../nbs/12b_ter_engine.ipynb #5ac0d561
+_ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
+_FULL_WIDTH_PUNCT = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
+_WESTERN = [(re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "), (re.compile(r"'s "), r" 's "), (re.compile(r"'s$"), r" 's"),
+            (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "), (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+            (re.compile(r"([0-9])(-)"), r"\1 \2 ")]
+_ASIAN = [(re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "), (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
+          (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "), (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
+          (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
+          (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
+          (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
+          (re.compile(_ASIAN_PUNCT), r" \1 "), (re.compile(_FULL_WIDTH_PUNCT), r" \1 ")]
+_PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
+
+
+def tercom_tokenize(sent: str,  # one segment
+                    normalized: bool = False,  # tercom's western (and with asian_support, CJK) tokenisation
+                    no_punct: bool = False,  # remove .,?:;!"() (and CJK punctuation with asian_support)
+                    asian_support: bool = False,  # CJK handling; only has an effect with normalized or no_punct
+                    case_sensitive: bool = False,  # keep case (default: lowercase)
+                   ) -> tuple[str, ...]:  # the words
+    "sacreBLEU 2.6.0 `TercomTokenizer` on `sent.rstrip()`, split into words."
+    sent = sent.rstrip()
+    if not sent: return ()
+    if not case_sensitive: sent = sent.lower()
+    if normalized:
+        sent = sent.replace('\n-', '').replace('\n', ' ')
+        sent = sent.replace('&quot;', '"').replace('&amp;', '&').replace('&lt;', '<').replace('&gt;', '>')
+        sent = f" {sent} "
+        for rx, rep in _WESTERN: sent = rx.sub(rep, sent)
+        if asian_support:
+            for rx, rep in _ASIAN: sent = rx.sub(rep, sent)
+    if no_punct:
+        sent = _PUNCT.sub('', sent)
+        if asian_support: sent = re.sub(_FULL_WIDTH_PUNCT, '', re.sub(_ASIAN_PUNCT, '', sent))
+    return tuple(sent.split())
 
 # %% ../../nbs/12b_ter_engine.ipynb #d0513fad
 @lru_cache(maxsize=2**16)
 def hypothesis_tokens(sent: str, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
                       case_sensitive: bool = False) -> tuple[str, ...]:
-    "A hypothesis's words: the lesson's `tercom_tokenize`, cached."
-    from textmetrics_edu.metrics.ter import tercom_tokenize
+    "A hypothesis's words: `tercom_tokenize`, cached."
     return tercom_tokenize(sent, normalized, no_punct, asian_support, case_sensitive)
 
 
@@ -25,18 +62,18 @@ def hypothesis_tokens(sent: str, normalized: bool = False, no_punct: bool = Fals
 def tercom_reference_tokens(sent: str, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
                             case_sensitive: bool = False) -> tuple[str, ...]:
     "A reference's words as sacreBLEU 2.6.0 TER scores them: `tercom_tokenize` applied twice (see the warning above)."
-    from textmetrics_edu.metrics.ter import tercom_tokenize
     opts = (normalized, no_punct, asian_support, case_sensitive)
     return tercom_tokenize(' '.join(tercom_tokenize(sent, *opts)), *opts)
 
 # %% ../../nbs/12b_ter_engine.ipynb #4723360a
+BEAM_WIDTH = 25  # tercom's beam: the cells filled either side of the (length-ratio adjusted) diagonal
+_INF = int(1e16)  # the cost of a cell outside the beam
 MAX_CACHE_SIZE = 10000  # sacreBLEU's limit on the rows kept per reference
 
-
+# %% ../../nbs/12b_ter_engine.ipynb #9b451666
 class BeamEditDistance:
     "Edit distance of hypotheses against one reference, tercom-style beam, with a prefix trie of computed rows."
     def __init__(self, ref: Sequence[str]):
-        from textmetrics_edu.metrics.ter import BEAM_WIDTH, _INF
         self.beam_width, self.inf = BEAM_WIDTH, _INF
         self.ref, self.n = tuple(ref), len(ref)
         self.first = (list(range(self.n + 1)), ['i'] * (self.n + 1))

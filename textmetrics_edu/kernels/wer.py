@@ -5,21 +5,33 @@
 # %% ../../nbs/11b_wer_engine.ipynb #3931dfba
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Sequence
 
-from ..metrics.edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
-                                           paused_gc, _LRU, _REFERENCE_MASKS)
+from ..core import detail
+from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
+                                                   paused_gc, _LRU, _REFERENCE_MASKS)
 
 # %% auto #0
-__all__ = ['ALIGNERS', 'words', 'items', 'reference_items', 'clear_reference_caches', 'use_aligner', 'rapidfuzz_distance',
-           'rapidfuzz_codes', 'segment_distance', 'segment_codes', 'expand_codes', 'align_items', 'align_segments',
-           'Concat', 'cat', 'flat']
+__all__ = ['ALIGNERS', 'jiwer_words', 'jiwer_chars', 'words', 'items', 'reference_items', 'clear_reference_caches', 'use_aligner',
+           'rapidfuzz_distance', 'rapidfuzz_codes', 'segment_distance', 'segment_codes', 'expand_codes', 'WERStats',
+           'align_items', 'align_segments', 'Concat', 'cat', 'flat']
+
+# %% ../../nbs/11b_wer_engine.ipynb #bb047d35
+def jiwer_words(s: str) -> list[str]:
+    "jiwer 4's `wer_default`: `\\s\\s+` -> ' ', strip, split on ' ' (a single tab stays inside a word, as in jiwer)."
+    return [w for w in re.sub(r"\s\s+", " ", s).strip().split(' ') if w]
+
+
+def jiwer_chars(s: str) -> list[str]:
+    "jiwer 4's `cer_default`: strip, then every character (spaces included) is an item."
+    return list(s.strip())
 
 # %% ../../nbs/11b_wer_engine.ipynb #c691c276
 def words(s: str) -> list[str]:
-    "jiwer 4's words of `s` (the lesson's `jiwer_words`), with a fast path for printable text."
+    "jiwer 4's words of `s` (`jiwer_words`), with a fast path for printable text."
     if s.isprintable(): return s.split()  # ' ' is the only whitespace in s: the same split
-    from textmetrics_edu.metrics.wer import jiwer_words
     return jiwer_words(s)
 
 
@@ -126,12 +138,37 @@ def expand_codes(codes: Sequence[str]) -> tuple:
     "Per segment, the codes expanded to `((op, i, j), ...)` (i: index in the reference or None, j: in the hypothesis)."
     with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in codes)
 
+# %% ../../nbs/11b_wer_engine.ipynb #f9cf4f6e
+@dataclass(frozen=True)
+class WERStats:
+    "Sufficient statistics: counts summed over segments (summable with `+`), plus every segment's alignment as codes."
+    hits: int
+    substitutions: int
+    deletions: int
+    insertions: int
+    ref_len: int  # N: reference items
+    hyp_len: int  # M: hypothesis items
+    refs: tuple = detail()  # per segment: the reference items
+    hyps: tuple = detail()  # per segment: the hypothesis items
+    codes: tuple = detail()  # per segment: one code per operation, 'C' hit, 'S', 'D', 'I' (in order)
+    algorithms: tuple = detail()  # per segment: which alignment algorithm ran
 
+    def __add__(self, o: 'WERStats') -> 'WERStats':
+        return WERStats(self.hits + o.hits, self.substitutions + o.substitutions, self.deletions + o.deletions,
+                        self.insertions + o.insertions, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
+                        cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.codes, o.codes),
+                        cat(self.algorithms, o.algorithms))  # (`cat`: the details joined lazily, see under the hood)
+
+    @property
+    def alignments(self) -> tuple:
+        "Per segment: ((op, i, j), ...), expanded from `codes`."
+        return expand_codes(self.codes)
+
+# %% ../../nbs/11b_wer_engine.ipynb #19ba0e73
 def align_items(Hy: Sequence[tuple], R: Sequence[tuple],  # hypothesis and reference items per segment
                 distances: Sequence[int] | None = None,  # their edit distances, if known (they narrow the passes)
-               ):  # -> wer.WERStats
-    "Align every segment (hypothesis items Hy[i], reference items R[i]) and sum H, S, D, I: a `wer.WERStats`."
-    from textmetrics_edu.metrics.wer import WERStats
+               ) -> WERStats:
+    "Align every segment (hypothesis items Hy[i], reference items R[i]) and sum H, S, D, I: a `WERStats`."
     H = S = D = I = N = M = 0
     A, G = [], []
     for k, (ri, hi) in enumerate(zip(R, Hy)):

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from typing import Hashable, Sequence
 
 from ..core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, _fmt
-# the engine (long inputs in linear memory, see "Under the hood"); wer and ter import these names from here
-from ..kernels.edit_distance import (
-    align_bitparallel, align_codes, ops_from_codes, levenshtein_distance, reference_masks, paused_gc, hyyro_columns,
-    last_column, is_alignment, _LRU, _REFERENCE_MASKS, _Masks, _pattern_masks, _window)
+# the engine (long inputs in linear memory, see "Under the hood"): its `common_affix` (the matches rapidfuzz strips
+# first) is part of the backtrace below, and `align_bitparallel` is the path for long inputs
+from ..kernels.edit_distance import common_affix, align_bitparallel
+
+_all_ = ['common_affix']  # (defined by the engine, public here too: `from textmetrics_edu import common_affix`)
 
 # %% auto #0
-__all__ = ['MATRIX_MAX_CELLS', 'levenshtein_matrix', 'backtrace', 'common_affix', 'backtrace_rapidfuzz', 'EditDistanceResult',
-           'tokens_of', 'edit_distance', 'render_alignment']
+__all__ = ['MATRIX_MAX_CELLS', 'levenshtein_matrix', 'backtrace', 'backtrace_rapidfuzz', 'EditDistanceResult', 'tokens_of',
+           'edit_distance', 'render_alignment', 'common_affix']
 
 # %% ../../nbs/10_edit_distance.ipynb #2df45c0b
 def _check_seq(x, name):
@@ -76,15 +77,6 @@ def backtrace(D: list[list[float]],  # the matrix of `levenshtein_matrix`
         else:
             j -= 1; out.append(('I', None, j))
     return out[::-1]
-
-
-def common_affix(a: Sequence, b: Sequence) -> tuple[int, int]:
-    "Lengths of the common prefix and (after it) the common suffix of `a` and `b`."
-    n, m, p = len(a), len(b), 0
-    while p < n and p < m and a[p] == b[p]: p += 1
-    s = 0
-    while s < n - p and s < m - p and a[n - 1 - s] == b[m - 1 - s]: s += 1
-    return p, s
 
 
 def backtrace_rapidfuzz(D: list[list[float]], a: Sequence, b: Sequence) -> list[tuple]:

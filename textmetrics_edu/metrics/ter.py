@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -15,53 +14,17 @@ from ..core import (MetricInputError, MetricResult, check_corpus, check_text, ch
                    Metric, Option, corpus_fn, sentence_fn, register, detail)
 from .edit_distance import render_alignment
 from ..kernels.ter import (BeamEditDistance, MAX_CACHE_SIZE, hypothesis_tokens,
-                                        tercom_reference_tokens)
+                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, _INF)
+
+_all_ = ['tercom_tokenize', 'BEAM_WIDTH']  # (defined by the engine, which uses them; public here too)
 
 # %% auto #0
-__all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'BEAM_WIDTH', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter',
-           'sentence_ter', 'tercom_tokenize', 'beam_edit_distance', 'trace_to_alignment', 'shifted_pairs',
-           'perform_shift', 'best_shift', 'translation_edit_rate', 'TERResult', 'TERStats', 'ter_statistics']
-
-# %% ../../nbs/12_ter.ipynb #cbb63a8b
-_ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
-_FULL_WIDTH_PUNCT = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
-_WESTERN = [(re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "), (re.compile(r"'s "), r" 's "), (re.compile(r"'s$"), r" 's"),
-            (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "), (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-            (re.compile(r"([0-9])(-)"), r"\1 \2 ")]
-_ASIAN = [(re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "), (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
-          (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "), (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
-          (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
-          (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
-          (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
-          (re.compile(_ASIAN_PUNCT), r" \1 "), (re.compile(_FULL_WIDTH_PUNCT), r" \1 ")]
-_PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
-
-
-def tercom_tokenize(sent: str,  # one segment
-                    normalized: bool = False,  # tercom's western (and with asian_support, CJK) tokenisation
-                    no_punct: bool = False,  # remove .,?:;!"() (and CJK punctuation with asian_support)
-                    asian_support: bool = False,  # CJK handling; only has an effect with normalized or no_punct
-                    case_sensitive: bool = False,  # keep case (default: lowercase)
-                   ) -> tuple[str, ...]:  # the words
-    "sacreBLEU 2.6.0 `TercomTokenizer` on `sent.rstrip()`, split into words."
-    sent = sent.rstrip()
-    if not sent: return ()
-    if not case_sensitive: sent = sent.lower()
-    if normalized:
-        sent = sent.replace('\n-', '').replace('\n', ' ')
-        sent = sent.replace('&quot;', '"').replace('&amp;', '&').replace('&lt;', '<').replace('&gt;', '>')
-        sent = f" {sent} "
-        for rx, rep in _WESTERN: sent = rx.sub(rep, sent)
-        if asian_support:
-            for rx, rep in _ASIAN: sent = rx.sub(rep, sent)
-    if no_punct:
-        sent = _PUNCT.sub('', sent)
-        if asian_support: sent = re.sub(_FULL_WIDTH_PUNCT, '', re.sub(_ASIAN_PUNCT, '', sent))
-    return tuple(sent.split())
+__all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter', 'sentence_ter',
+           'beam_edit_distance', 'trace_to_alignment', 'shifted_pairs', 'perform_shift', 'best_shift',
+           'translation_edit_rate', 'TERResult', 'TERStats', 'ter_statistics', 'tercom_tokenize', 'BEAM_WIDTH']
 
 # %% ../../nbs/12_ter.ipynb #66fb847e
-_INF = int(1e16)  # a cost outside the beam
-MAX_SHIFT_SIZE, MAX_SHIFT_DIST, BEAM_WIDTH = 10, 50, 25  # tercom's limits
+MAX_SHIFT_SIZE, MAX_SHIFT_DIST = 10, 50  # tercom's limits (with the engine's BEAM_WIDTH = 25 and _INF, a cost outside the beam)
 MAX_SHIFT_CANDIDATES = 1000  # sacreBLEU's limit on the shifted hypotheses evaluated per segment
 
 
@@ -117,7 +80,7 @@ def trace_to_alignment(trace: str) -> tuple[dict, list, list]:
         else: raise RuntimeError(f"unknown operation {op!r}")
     return align, rerr, herr
 
-
+# %% ../../nbs/12_ter.ipynb #d2db8230
 def shifted_pairs(h: Sequence[str], r: Sequence[str]):
     "Yield (h_start, r_start, length) for every common block of 1..10 words at most 50 positions apart, in tercom's order."
     nh, nr, pos = len(h), len(r), {}
@@ -131,7 +94,7 @@ def shifted_pairs(h: Sequence[str], r: Sequence[str]):
                 yield sh, sr, n
                 if nh == sh + n or nr == sr + n: break
 
-
+# %% ../../nbs/12_ter.ipynb #ff9a3046
 def perform_shift(words: Sequence[str], start: int, length: int, target: int) -> list[str]:
     "Move `words[start:start+length]` so that it starts before position `target` of the original."
     w = list(words)
@@ -139,7 +102,7 @@ def perform_shift(words: Sequence[str], start: int, length: int, target: int) ->
     if target > start + length: return w[:start] + w[start + length:target] + w[start:start + length] + w[target:]
     return w[:start] + w[start + length:length + target] + w[start:start + length] + w[length + target:]
 
-
+# %% ../../nbs/12_ter.ipynb #64b1190c
 def best_shift(h, r, ed, checked: int):
     "One round of the greedy search: (gain, shifted words, candidates checked so far, (start, length, target))."
     pre, inv = ed(h)
@@ -237,7 +200,7 @@ class TERStats:
                         self.segment_edits + o.segment_edits, self.segment_ref_lengths + o.segment_ref_lengths,
                         self.best_ref_index + o.best_ref_index, self.pairs + o.pairs)
 
-
+# %% ../../nbs/12_ter.ipynb #403218ba
 MAX_TER_WORDS = 20000  # longer segments are refused: tercom's shift search is O(n^2) memory and time
 
 
@@ -260,13 +223,24 @@ def ter_statistics(hyp: str, refs: tuple, o: dict) -> TERStats:
     avg = tot / len(refs)
     return TERStats(best, avg, (best,), (avg,), (bi,), ((hyp, refs[bi]),))
 
-
+# %% ../../nbs/12_ter.ipynb #d11bf93a
 def _ter_score(st: TERStats, o, signature='', n_segments=1) -> 'TERResult':
     one = len(st.pairs) == 1
     return TERResult(score=_score(st.num_edits, st.ref_length), signature=signature, num_edits=st.num_edits,
                      ref_length=st.ref_length, n_segments=n_segments, segment_edits=st.segment_edits,
                      segment_ref_lengths=st.segment_ref_lengths, best_ref=st.best_ref_index, options=_ter_opts(o),
                      hyp=st.pairs[0][0] if one else '', ref=st.pairs[0][1] if one else '')
+
+# %% ../../nbs/12_ter.ipynb #0166ca48
+def _ter_signature(o, nrefs):
+    "The signature of TER's options: sacreBLEU's fields."
+    return make_signature('TER', nrefs=nrefs, case='lc' if o['lowercase'] else 'mixed', tok='tercom',
+                          norm=o['normalized'], punct=not o['no_punct'], asian=o['asian_support'])
+
+
+def _lowercase_from_case_sensitive(v):
+    "The old option `case_sensitive` (sacreBLEU's name) as `lowercase`: its negation (a non-bool is left to the check)."
+    return not v if isinstance(v, bool) else v
 
 
 TER = Metric(
@@ -275,10 +249,8 @@ TER = Metric(
              Option('no_punct', bool, False, 'remove punctuation'),
              Option('asian_support', bool, False, 'CJK splitting / punctuation (with normalized / no_punct)'),
              Option('lowercase', bool, True, "case-insensitive (tercom's default); old spelling: case_sensitive=not lowercase",
-                    aliases=(('case_sensitive', lambda v: not v if isinstance(v, bool) else v),))),
-    segment_stats=ter_statistics, score=_ter_score,
-    signature=lambda o, nrefs: make_signature('TER', nrefs=nrefs, case='lc' if o['lowercase'] else 'mixed', tok='tercom',
-                                              norm=o['normalized'], punct=not o['no_punct'], asian=o['asian_support']))
+                    aliases=(('case_sensitive', _lowercase_from_case_sensitive),))),
+    segment_stats=ter_statistics, score=_ter_score, signature=_ter_signature)
 
 corpus_ter = corpus_fn(TER, """Corpus TER (Snover et al. 2006) as sacreBLEU 2.6.0 `TER(...).corpus_score(hyps, ref_streams)`:
 best-reference edits and average reference lengths summed over segments; a fraction in [0, inf), x100 for sacreBLEU.""")

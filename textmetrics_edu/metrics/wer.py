@@ -20,27 +20,20 @@ from ..core import (MetricInputError, MetricResult, check_corpus, make_signature
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
 from ..kernels.wer import (items as _items, reference_items as _reference, clear_reference_caches,
-                                        segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat)
+                                        segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat,
+                                        jiwer_words, jiwer_chars, WERStats)
+
+_all_ = ['jiwer_words', 'jiwer_chars', 'WERStats']  # (defined by the engine, which uses them; public here too)
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
            'WERCounts', 'WER_METRICS', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer',
-           'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip', 'sentence_wip', 'SCLITE_WEIGHTS', 'jiwer_words',
-           'jiwer_chars', 'Normalizer', 'step', 'substitute', 'number_words', 'year_words', 'get_normalizer',
-           'segment_alignment', 'alignment_counts', 'WERStats', 'wer_statistics', 'rates', 'WERResult', 'WERErrors',
-           'read_trn', 'parse_alternations', 'sclite_align', 'sclite_score']
+           'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip', 'sentence_wip', 'SCLITE_WEIGHTS', 'Normalizer',
+           'step', 'substitute', 'number_words', 'year_words', 'get_normalizer', 'segment_alignment',
+           'alignment_counts', 'wer_statistics', 'rates', 'WERResult', 'WERErrors', 'read_trn', 'parse_alternations',
+           'sclite_align', 'sclite_score', 'jiwer_words', 'jiwer_chars', 'WERStats']
 
 # %% ../../nbs/11_wer.ipynb #4302c479
-def jiwer_words(s: str) -> list[str]:
-    "jiwer 4's `wer_default`: `\\s\\s+` -> ' ', strip, split on ' ' (a single tab stays inside a word, as in jiwer)."
-    return [w for w in re.sub(r"\s\s+", " ", s).strip().split(' ') if w]
-
-
-def jiwer_chars(s: str) -> list[str]:
-    "jiwer 4's `cer_default`: strip, then every character (spaces included) is an item."
-    return list(s.strip())
-
-
 @dataclass(frozen=True)
 class Normalizer:
     "A text normalisation pipeline: named `str -> str` steps applied in order. Compose with `+`."
@@ -155,32 +148,6 @@ def alignment_counts(codes: str) -> dict[str, int]:
     return dict(H=H, S=S, D=D, I=I, N=H + S + D, M=H + S + I)
 
 # %% ../../nbs/11_wer.ipynb #6d4a1e16
-@dataclass(frozen=True)
-class WERStats:
-    "Sufficient statistics: counts summed over segments (summable with `+`), plus every segment's alignment as codes."
-    hits: int
-    substitutions: int
-    deletions: int
-    insertions: int
-    ref_len: int  # N: reference items
-    hyp_len: int  # M: hypothesis items
-    refs: tuple = detail()  # per segment: the reference items
-    hyps: tuple = detail()  # per segment: the hypothesis items
-    codes: tuple = detail()  # per segment: one code per operation, 'C' hit, 'S', 'D', 'I' (in order)
-    algorithms: tuple = detail()  # per segment: which alignment algorithm ran
-
-    def __add__(self, o: 'WERStats') -> 'WERStats':
-        return WERStats(self.hits + o.hits, self.substitutions + o.substitutions, self.deletions + o.deletions,
-                        self.insertions + o.insertions, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
-                        cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.codes, o.codes),
-                        cat(self.algorithms, o.algorithms))  # (`cat`: the details joined lazily, see under the hood)
-
-    @property
-    def alignments(self) -> tuple:
-        "Per segment: ((op, i, j), ...), expanded from `codes`."
-        return expand_codes(self.codes)
-
-
 WERCounts = WERStats  # the protocol's stage-2 statistics of MER, WIL and WIP (the old name)
 
 
@@ -327,7 +294,7 @@ class WERErrors:
         return WERErrors(self.errors + o.errors, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
                          cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.distances, o.distances))
 
-
+# %% ../../nbs/11_wer.ipynb #f1c3de96
 def _wer_metric(measure, description):
     unit = 'char' if measure == 'cer' else 'word'
 
@@ -356,6 +323,12 @@ def _wer_metric(measure, description):
                          hyp_len=st.hyp_len, wer=r['wer'], n_segments=n_segments, refs=st.refs, hyps=st.hyps,
                          _aligned=st)
 
+    def preprocess(text, o):  # stage 1: a text's items (for the explorers and lessons)
+        return _items(text, unit, get_normalizer(o['normalize']))
+
+    def check(o, name):  # the options' cross-check: an unknown normaliser fails before any segment is scored
+        get_normalizer(o['normalize'])
+
     def signature(o, nrefs):
         norm = get_normalizer(o['normalize'])
         return make_signature(measure.upper(), unit=unit, norm=norm.name if norm else 'none', tok='jiwer',
@@ -364,12 +337,12 @@ def _wer_metric(measure, description):
     return Metric(measure, (Option('normalize', object, None,
                                    "None (jiwer's default tokenisation only), 'basic', 'numbers', a Normalizer or a "
                                    "callable str -> str", flag='--wer-normalize'),),
-                  segment_stats, score, signature, preprocess=lambda text, o: _items(text, unit, get_normalizer(o['normalize'])),
-                  prepare_refs=prepare_refs, check=lambda o, name: get_normalizer(o['normalize']), multi_ref=False,
+                  segment_stats, score, signature, preprocess=preprocess,
+                  prepare_refs=prepare_refs, check=check, multi_ref=False,
                   description=description, cli_prefix='wer',
                   higher_is_better=measure == 'wip')  # WIP is preserved information; WER, CER, MER, WIL are error rates
 
-
+# %% ../../nbs/11_wer.ipynb #88261a5b
 WER_METRICS = {m: _wer_metric(m, d) for m, d in [
     ('wer', 'word error rate, jiwer-compatible'), ('cer', 'character error rate, jiwer-compatible'),
     ('mer', 'match error rate (Morris et al. 2004)'), ('wil', 'word information lost (Morris et al. 2004)'),
