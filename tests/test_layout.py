@@ -61,10 +61,6 @@ def test_every_module_has_a_role():
     assert [m for m in modules() if m not in top and role(m) is None] == []
 
 
-WIP = pytest.mark.xfail(reason='issue 19: the split of the lessons into roles is in progress', strict=False)
-
-
-@WIP
 def test_dependencies_point_down():
     mods = modules()
     bad = []
@@ -79,7 +75,6 @@ def test_dependencies_point_down():
     assert bad == [], 'imports that point up:\n' + '\n'.join(sorted(bad))
 
 
-@WIP
 def test_no_import_circle():
     edges = imports(modules())
     seen, stack, circles = {}, [], []
@@ -95,7 +90,6 @@ def test_no_import_circle():
     assert circles == [], 'import circles:\n' + '\n'.join(' -> '.join(c) for c in circles)
 
 
-@WIP
 def test_modules_stay_small():
     big = {m: n for m, p in modules().items() if (n := len(p.read_text(encoding='utf-8').splitlines())) >= MAX_LINES}
     assert big == {}, f'modules of {MAX_LINES} lines or more: {big}'
