@@ -41,15 +41,14 @@ def test_the_registry_is_not_empty():
     assert len(NAMES) >= 20 and {'bleu', 'chrf', 'ter', 'wer', 'rougeL', 'meteor', 'cider-d'} <= set(NAMES)
 
 
-# issue 19 in progress: chrF++ and CIDEr-D have no corpus function of their own name yet
-@pytest.mark.parametrize('name', [pytest.param(n, marks=pytest.mark.xfail(reason='issue 19', strict=True)) if n in ('chrf++', 'cider-d') else n for n in NAMES])
+@pytest.mark.parametrize('name', NAMES)
 def test_corpus_function_is_importable_from_the_top_level(name):
     fn = unwrap(METRICS[name].corpus_fn)
     assert fn.__name__ in textmetrics_edu.public_names(), f'{name}: `from textmetrics_edu import {fn.__name__}` fails'
     assert callable(getattr(textmetrics_edu, fn.__name__))
 
 
-@pytest.mark.parametrize('name', [pytest.param(n, marks=pytest.mark.xfail(reason='issue 19', strict=True)) if n == 'chrf++' else n for n in NAMES])
+@pytest.mark.parametrize('name', NAMES)
 def test_lesson_page_is_in_the_index_and_overview_tables(name):
     page = lesson_page(METRICS[name].corpus_fn)
     assert f']({page})' in markdown_of('index.ipynb'), f'{name}: {page} missing from the index table'

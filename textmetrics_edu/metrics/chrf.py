@@ -16,8 +16,8 @@ from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_se
                                   Metric, Option, corpus_fn, sentence_fn, register)
 
 # %% auto #0
-__all__ = ['PUNCTUATION', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'char_ngrams', 'split_punctuation', 'word_ngrams',
-           'CHRFStats', 'chrf_f_score', 'chrf_statistics', 'CHRFResult']
+__all__ = ['PUNCTUATION', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'corpus_chrf_pp', 'sentence_chrf_pp', 'char_ngrams',
+           'split_punctuation', 'word_ngrams', 'CHRFStats', 'chrf_f_score', 'chrf_statistics', 'CHRFResult']
 
 # %% ../../nbs/02_chrf.ipynb #99d70c58
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -267,5 +267,9 @@ then one F-score in [0, 1]; x100 equals sacreBLEU 2.6.0's `corpus_chrf(...).scor
 sentence_chrf = sentence_fn(CHRF, "chrF of one segment in [0, 1]. Matches sacreBLEU 2.6.0 `sentence_chrf` (x100).")
 
 # %% ../../nbs/02_chrf.ipynb #96b6d38a
+corpus_chrf_pp = corpus_fn(CHRF_PP, """Corpus chrF++ (Popović 2017): chrF with word unigrams and bigrams (`word_order` fixed
+to 2), in [0, 1]; x100 equals sacreBLEU 2.6.0's `CHRF(word_order=2).corpus_score`.""", name='corpus_chrf_pp')
+sentence_chrf_pp = sentence_fn(CHRF_PP, "chrF++ of one segment in [0, 1] (sacreBLEU 2.6.0 `CHRF(word_order=2)`, x100).",
+                               name='sentence_chrf_pp')
 register(CHRF, corpus_chrf, sentence_chrf)
-register(CHRF_PP);
+register(CHRF_PP, corpus_chrf_pp, sentence_chrf_pp);

@@ -20,11 +20,12 @@ from ..core import (MetricInputError, MetricResult, check_corpus, check_text, ch
                                   n_refs_label)
 
 # %% auto #0
-__all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'CIDER_OPTIONS', 'CIDER_BASE', 'CIDER_D', 'CIDER', 'tokenize_caption',
-           'java_available', 'ptb_tokenize', 'tokenize_captions', 'ngram_counts_by_order', 'CIDErCorpus',
-           'document_frequency', 'tfidf_vectors', 'order_similarity', 'sentence_length', 'length_penalty',
-           'CIDErImageStats', 'reference_vectors', 'image_statistics', 'CIDErResult', 'PreparedReferences',
-           'prepare_references', 'cider_from_stats', 'CIDErStats', 'corpus_cider', 'sentence_cider', 'coco_sample_refs']
+__all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'CIDER_OPTIONS', 'CIDER_BASE', 'CIDER_D', 'CIDER', 'corpus_cider_d',
+           'tokenize_caption', 'java_available', 'ptb_tokenize', 'tokenize_captions', 'ngram_counts_by_order',
+           'CIDErCorpus', 'document_frequency', 'tfidf_vectors', 'order_similarity', 'sentence_length',
+           'length_penalty', 'CIDErImageStats', 'reference_vectors', 'image_statistics', 'CIDErResult',
+           'PreparedReferences', 'prepare_references', 'cider_from_stats', 'CIDErStats', 'corpus_cider',
+           'sentence_cider', 'coco_sample_refs']
 
 # %% ../../nbs/03_cider.ipynb #becc3453
 PUNCTUATIONS = ("''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!", ",", ":", "-", "--",
@@ -502,5 +503,7 @@ def _registered_corpus(metric: Metric):
 
 # no sentence function: an image's score exists only within its corpus; the CLI's --segments and --explain N use the
 # corpus result's `segment_scores` and `explain(i)`
-register_corpus_level(CIDER_D, _registered_corpus(CIDER_D))
+corpus_cider_d = _registered_corpus(CIDER_D)  # the CLI's `cider-d`: corpus_cider(..., variant='cider-d')
+corpus_cider_d.__doc__ = "CIDEr-D of a corpus (pycocoevalcap 1.2 `Cider`): `corpus_cider` with `variant='cider-d'`."
+register_corpus_level(CIDER_D, corpus_cider_d)
 register_corpus_level(CIDER, _registered_corpus(CIDER));
