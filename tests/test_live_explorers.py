@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from conftest import DOCS, ROOT, needs_chromium
-from textmetrics_edu.app.live import render_call, site_explorer, SITE_EXPLORERS
+from textmetrics_edu.app.live import render_call, site_explorer, site_explorer_names
+
+SITE_EXPLORERS = site_explorer_names()   # every declared explorer (derived from the declarations, no list)
 
 HEAVY = ('numpy', 'scipy', 'matplotlib', 'ipywidgets', 'regex', 'nltk', 'pandas', 'sklearn')
 READY_TIMEOUT_MS = 240_000  # the runtime: ~13 MB to compile and start; generous for a loaded 2-core machine

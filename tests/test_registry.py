@@ -97,7 +97,6 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
     assert res is not None
 
 
-@pytest.mark.xfail(reason='issue 19: explorers move to their declarations', strict=False)
 def test_every_declared_explorer_is_on_the_site_list():
     from textmetrics_edu.views.explorer import discover_explorers
     from textmetrics_edu.app.live import site_explorer_names

@@ -15,7 +15,7 @@ from ..views.explorer import (Control, Explorer, Text, Para, Lines, Csv, Numbers
                                             discover_explorers)
 
 # %% auto #0
-__all__ = ['GLUE', 'SITE_EXPLORERS', 'LiveExplorer', 'live_explorer', 'site_explorer']
+__all__ = ['GLUE', 'LiveExplorer', 'live_explorer', 'live_of', 'site_explorer', 'site_explorer_names']
 
 # %% ../../nbs/95_live.ipynb #3e7a29f4
 GLUE = '_static/live/explorers.js'  # the glue, relative to a page of the site (build_site.py puts it there)
@@ -80,114 +80,16 @@ def live_explorer(render: Callable,  # a module-level renderer of textmetrics_ed
     return LiveExplorer(spec_of(render, args, kwargs), controls, note)
 
 # %% ../../nbs/95_live.ipynb #1826aa53
-def _site_explorers() -> dict:
-    from textmetrics_edu.views.bleu import render_bleu_html, SMOOTH_DEFAULTS
-    from textmetrics_edu.views.chrf import render_chrf_html
-    from textmetrics_edu.metrics.rouge import ROUGE_TOKENIZERS
-    from textmetrics_edu.views.rouge import render_rouge_html
-    from textmetrics_edu.views.meteor import render_meteor_html
-    from textmetrics_edu.views.alignment import render_alignment_html
-    from textmetrics_edu.views.diversity import render_distinct_html
-    from textmetrics_edu.views.perplexity import render_distribution_html
-    from textmetrics_edu.views.burstiness import render_burstiness_html
-    from textmetrics_edu.views.cider import render_cider_html, VARIANTS
-    from textmetrics_edu.views.classification import render_confusion_html
-    from textmetrics_edu.views.glue import render_benchmark_html
-    from textmetrics_edu.views.mos import render_mos_html, EXAMPLE_RATINGS, INTERVAL_METHODS
-    from textmetrics_edu.views.meta_eval import render_system_explorer_html, wmt22_system_scores
-    from textmetrics_edu.views.ngram_lm import render_ngram_lm_html, SMOOTHINGS
-    from textmetrics_edu.views.significance import render_paired_bootstrap_html
-    hyp, ref = 'the guard arrived late because of the rain', 'the guard arrived late because it was raining'
-    return dict(
-        bleu=lambda: live_explorer(
-            render_bleu_html, Text(hyp), Lines([ref]), max_order=Int(4, 1, 6, 'max order'),
-            smooth_method=Choice('exp', list(SMOOTH_DEFAULTS), 'smoothing'),
-            tokenize=Choice('13a', ['13a', 'intl', 'none', 'char'], 'tokenizer'), lowercase=Flag(False, 'lowercase'),
-            plot=Fixed(False)),
-        chrf=lambda: live_explorer(
-            render_chrf_html, Text(hyp), Lines([ref]), char_order=Int(6, 1, 8, 'char order'),
-            word_order=Int(0, 0, 2, 'word order (2: chrF++)'), beta=Float(2, 0.5, 4, 0.5, 'beta'),
-            lowercase=Flag(False, 'lowercase')),
-        rouge=lambda: live_explorer(
-            render_rouge_html, Text(hyp), Lines([ref]), n=Int(2, 1, 4, 'n'), stem=Flag(False, 'stemming'),
-            tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer')),
-        meteor=lambda: live_explorer(
-            render_meteor_html, Text('The cars halted near the big houses'), Lines(['the auto stopped near the house']),
-            stem=Flag(True, 'stem stage'), synonyms=Fixed(False), alpha=Float(0.9, 0, 1, 0.05, 'alpha'),
-            beta=Float(3.0, 0.5, 6, 0.5, 'beta'), gamma=Float(0.5, 0, 1, 0.05, 'gamma'), plot=Fixed(False),
-            note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '
-                 'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).'),
-        alignment=lambda: live_explorer(
-            render_alignment_html, Text('on the mat the cat sat down', 'hypothesis'),
-            Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'),
-            plot=Fixed('html')),
-        distinct=lambda: live_explorer(
-            render_distinct_html, Lines(['I do not know.', 'I do not know what you mean.', 'That is a great question!',
-                                         'I do not know, sorry.'], 'samples'),
-            Int(2, 1, 4, 'n'), tokenize=Choice('13a', ['none', '13a', 'intl', 'char'], 'tokenizer'),
-            lowercase=Flag(False, 'lowercase')),
-        temperature=lambda: live_explorer(
-            render_distribution_html, Csv(['sunny', 'rainy', 'cloudy', 'cold', 'nice', 'grey', 'hot', 'windy'], 'words'),
-            Numbers([3.0, 2.5, 2.2, 1.0, 0.8, 0.3, -0.5, -1.0], 'scores'), Float(1.0, 0.05, 10, 0.05, 'temperature'),
-            plot=Fixed(False)),
-        burstiness=lambda: live_explorer(
-            render_burstiness_html, Para('It was late. The guard had waited at the gate for almost three hours, watching '
-                                         'the rain fall on the empty square. Nobody came. Then, just before midnight, a '
-                                         'carriage rattled over the stones and stopped. He ran.'),
-            Text('', 'term (empty: sentence lengths)'), plot=Fixed(False)),
-        cider=lambda: live_explorer(
-            render_cider_html, Text('A dog runs on the grass.', 'candidate caption'),
-            Lines(['A dog running across a grassy field.', 'A brown dog runs on grass.']),
-            n_other=Int(5, 0, 30, 'other images (COCO sample)'), variant=Choice('cider-d', list(VARIANTS), 'variant'),
-            sigma=Float(6.0, 1.0, 20.0, 0.5, 'sigma'), tf=Choice('raw', ['raw', 'normalized'], 'tf'),
-            unseen_idf=Choice('max', ['max', 'zero'], 'unseen idf'), length=Choice('bigrams', ['bigrams', 'words'], 'length'),
-            curve=Fixed(True)),
-        classification=lambda: live_explorer(
-            render_confusion_html, Text('cat dog dog cat dog cat', 'predicted'), Text('cat cat dog dog pig cat', 'gold'),
-            average=Choice('macro', ['binary', 'micro', 'macro', 'weighted'], 'average'),
-            beta=Float(1.0, 0.0, 4.0, 0.25, 'beta'), zero_division=Choice('0', ['0', '1', 'nan', 'warn'], '0/0 ='),
-            pos_label=Text('1', 'pos_label (binary)')),
-        glue=lambda: live_explorer(
-            render_benchmark_html,  # SuperGLUE's CBoW row (Wang et al. 2019, Table 3): published 44.3, recomputed 44.5
-            Text('boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, '
-                 'axb=-0.4, axg=100.0/50.0', 'task scores'),
-            benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published')),
-        mos=lambda: live_explorer(
-            render_mos_html, Para(EXAMPLE_RATINGS, 'ratings: system item rater score (one vote a line)'),
-            method=Choice('all', ['all', *INTERVAL_METHODS], 'interval'),
-            confidence=Float(0.95, 0.5, 0.99, 0.01, 'confidence'), n_samples=Int(1000, 100, 2000, 'bootstrap resamples'),
-            note='In the browser the intervals come from the standard-library engine (<code>mos(..., engine="python")</code>): '
-                 'the naive and CrowdMOS intervals equal the numpy/scipy ones, the bootstrap draws with '
-                 '<code>random.Random(seed)</code>.'),
-        meta_eval=lambda: live_explorer(
-            render_system_explorer_html, Choice('BLEU', list(wmt22_system_scores()[0]), 'metric'),
-            human=Choice('DA z', list(wmt22_system_scores()[1]), 'human score'),
-            system=Choice('ALMAnaCH-Inria', list(wmt22_system_scores()[1]['DA z']), 'move the human score of'),
-            shift=Float(0.0, -4.0, 4.0, 0.1, 'by (standard deviations)'),
-            exclude=Csv([], 'exclude (system names, comma-separated)')),
-        ngram_lm=lambda: live_explorer(
-            render_ngram_lm_html, Para('the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
-                                       'training text (one sentence a line)'),
-            Text('the queen is here', 'test sentence'), order=Int(2, 1, 4, 'order n'),
-            smoothing=Choice('kneser-ney', list(SMOOTHINGS), 'smoothing'), unk_cutoff=Int(1, 1, 3, 'unk_cutoff'),
-            padding=Choice('eos', ['eos', 'nltk'], 'padding')),
-        significance=lambda: live_explorer(
-            render_paired_bootstrap_html,
-            Lines(['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late', 'we like green tea'],
-                  'baseline (one segment a line)'),
-            Lines(['the cat sat on a mat', 'the dog barked loudly', 'it rains today', 'he went home late', 'we like tea'],
-                  'system'),
-            Lines(['the cat sat on the mat', 'the dog barked', 'it is raining today', 'he came home late', 'we like green tea'],
-                  'references (one a line)'),
-            metric=Choice('bleu', ['bleu', 'chrf'], 'metric'), n_samples=Int(200, 10, 1000, 'resamples'),
-            seed=Int(12345, 0, 99999, 'seed')),
-    )
+def live_of(ex: Explorer) -> LiveExplorer:
+    "The site's face of an explorer declaration."
+    return live_explorer(ex.render, *ex.args, note=ex.note, **ex.kwargs)
 
 
 def site_explorer(name: str) -> LiveExplorer:
-    "The live explorer of lesson `name` (see `SITE_EXPLORERS`)."
-    return _site_explorers()[name]()
+    "The live explorer declared as `name` (in its lesson's views module); `KeyError` naming the declared ones otherwise."
+    return live_of(get_explorer(name))
 
 
-SITE_EXPLORERS = ('bleu', 'chrf', 'rouge', 'meteor', 'alignment', 'distinct', 'temperature', 'burstiness',
-                  'cider', 'classification', 'glue', 'mos', 'meta_eval', 'ngram_lm', 'significance')
+def site_explorer_names() -> list[str]:
+    "Every declared explorer (imports every views module), sorted."
+    return sorted(discover_explorers())

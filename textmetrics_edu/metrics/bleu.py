@@ -270,12 +270,12 @@ def _bleu_spec_signature(o: dict, nrefs) -> str:
 # %% ../../nbs/01_bleu.ipynb #e9173f54
 BLEU = Metric(
     'bleu', description='BLEU (Papineni et al. 2002), sacreBLEU-compatible',
-    options=(Option('max_order', int, 4, 'highest n-gram order N', min=1),
+    options=(Option('max_order', int, 4, 'highest n-gram order N', min=1, ui=(1, 6), label='max order'),
              Option('smooth_method', str, 'exp', "'none', 'floor', 'add-k' or 'exp' (Chen & Cherry 2014)",
-                    choices=tuple(SMOOTH_DEFAULTS)),
+                    choices=tuple(SMOOTH_DEFAULTS), label='smoothing'),
              Option('smooth_value', float, None, "epsilon of 'floor' (default 0.1), k of 'add-k' (default 1)", min=0),
              Option('tokenize', str, '13a', "tokenizer: 'none', '13a', 'intl', 'char'", choices=tuple(TOKENIZERS),
-                    aliases=('tokenizer',)),
+                    aliases=('tokenizer',), label='tokenizer'),
              Option('lowercase', bool, False, 'case-insensitive BLEU', aliases=(('case_sensitive', lambda v: not v),)),
              Option('effective_order', bool, False, 'average only over the orders present (default True for a sentence)'),
              Option('weights', 'numbers', None, 'w_1..w_N, non-negative, summing to 1 (default uniform)'),

@@ -252,9 +252,11 @@ def _chrf_score(st, o, signature='', n_segments=1):
 # %% ../../nbs/02_chrf.ipynb #dcf18105
 CHRF = Metric(
     'chrf', description='chrF2 (Popović 2015), sacreBLEU-compatible',
-    options=(Option('char_order', int, 6, 'character n-gram orders 1..char_order', min=0),
-             Option('word_order', int, 0, 'word n-gram orders (2 for chrF++)', min=0),
-             Option('beta', float, 2, 'recall is beta times as important as precision', min=0, min_exclusive=True),
+    options=(Option('char_order', int, 6, 'character n-gram orders 1..char_order', min=0, ui=(1, 8), label='char order'),
+             Option('word_order', int, 0, 'word n-gram orders (2 for chrF++)', min=0, ui=(0, 2),
+                    label='word order (2: chrF++)'),
+             Option('beta', float, 2, 'recall is beta times as important as precision', min=0, min_exclusive=True,
+                    ui=(0.5, 4, 0.5)),
              Option('lowercase', bool, False, 'case-insensitive scoring'),
              Option('whitespace', bool, False, 'keep whitespace inside character n-grams'),
              Option('eps_smoothing', bool, False, 'chrF++.py/NLTK-style per-order averaging')),

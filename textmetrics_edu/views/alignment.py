@@ -16,8 +16,7 @@ from ..metrics.wer import sentence_wer, sentence_cer
 from ..metrics.ter import sentence_ter
 
 # %% auto #0
-__all__ = ['MAX_CELLS', 'MAX_FIGURE_INCHES', 'plot_dp_matrix', 'dp_matrix_html', 'render_alignment_html', 'render_explorer_html',
-           'alignment_explorer']
+__all__ = ['MAX_CELLS', 'MAX_FIGURE_INCHES', 'plot_dp_matrix', 'dp_matrix_html', 'render_alignment_html', 'render_explorer_html', 'alignment_explorer', 'ALIGNMENT_EXPLORER']
 
 # %% ../../nbs/13_alignment_explorer.ipynb #32d88c67
 MAX_CELLS = 2500  # the heatmap is drawn up to this many matrix cells
@@ -146,3 +145,11 @@ def alignment_explorer(*legacy: str,  # (deprecated: `ref, hyp` by position, the
         ref, hyp = (*legacy, hyp)[:2] if len(legacy) == 1 else legacy
     return text_explorer(render_alignment_html, hyp, ref,
                          dict(level=W.ToggleButtons(options=['word', 'char'], value=level, description='level')))
+
+# %% ../../nbs/13_alignment_explorer.ipynb #1b71520b
+from .explorer import explorer, Text, Choice, Fixed
+
+# %% ../../nbs/13_alignment_explorer.ipynb #56d9f575
+ALIGNMENT_EXPLORER = explorer(   # in Jupyter: `alignment_explorer()` (below; its heatmap is a matplotlib picture)
+    'alignment', render_alignment_html, Text('on the mat the cat sat down', 'hypothesis'),
+    Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'), plot=Fixed('html'))

@@ -11,7 +11,7 @@ from .html import figure_html, text_explorer
 from ..metrics.bleu import BLEUResult, SMOOTH_DEFAULTS, bleu_ngram_table, sentence_bleu
 
 # %% auto #0
-__all__ = ['plot_bleu', 'render_bleu_html', 'bleu_explorer']
+__all__ = ['BLEU_EXPLORER', 'plot_bleu', 'render_bleu_html', 'bleu_explorer']
 
 # %% ../../nbs/01_bleu.ipynb #e93a512a
 def plot_bleu(result: BLEUResult, ax=None):
@@ -66,15 +66,20 @@ def render_bleu_html(hyp: str,  # the hypothesis
             f"<tbody>{trs}</tbody></table></details>"
             f"<p><small>{e(res.signature)}</small></p></div>")
 
+# %% ../../nbs/01_bleu.ipynb #d20844c6
+from ..metrics.bleu import BLEU
+from .explorer import explorer, Text, Lines, Fixed
+from .widgets import widget
+
+# %% ../../nbs/01_bleu.ipynb #8b5f4ea1
+BLEU_EXPLORER = explorer(  # the controls of max_order, smoothing, tokenizer and case come from BLEU's own `Option`s
+    'bleu', render_bleu_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']),
+    metric=BLEU, options=('max_order', 'smooth_method', 'tokenize', 'lowercase'), plot=Fixed(False),
+    rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']], jupyter=dict(plot=Fixed(True)))
+
 # %% ../../nbs/01_bleu.ipynb #590ac77a
 def bleu_explorer(hyp: str = 'the guard arrived late because of the rain',  # initial hypothesis
                   refs: str | Sequence[str] = ('the guard arrived late because it was raining',),  # initial reference(s)
                  ):  # an ipywidgets VBox; `.controls` maps names to the controls, `.output` is the HTML view
-    "An interactive BLEU explorer: hypothesis, references (one per line), max order, smoothing, tokenizer, case."
-    import ipywidgets as W
-    return text_explorer(render_bleu_html, hyp, refs, dict(
-        max_order=W.IntSlider(value=4, min=1, max=6, description='max order'),
-        smooth_method=W.Dropdown(options=list(SMOOTH_DEFAULTS), value='exp', description='smoothing'),
-        tokenize=W.Dropdown(options=['13a', 'intl', 'none', 'char'], value='13a', description='tokenizer'),
-        lowercase=W.Checkbox(value=False, description='lowercase')),
-        rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']])
+    "An interactive BLEU explorer (`BLEU_EXPLORER` in Jupyter): hypothesis, references, max order, smoothing, tokenizer, case."
+    return widget(BLEU_EXPLORER, hyp, refs)

@@ -10,7 +10,7 @@ from ..lm.burstiness import _WORD, sentence_burstiness, term_burstiness
 from .html import figure_html
 
 # %% auto #0
-__all__ = ['render_burstiness_html', 'burstiness_explorer']
+__all__ = ['BURSTINESS_EXPLORER', 'render_burstiness_html', 'burstiness_explorer']
 
 # %% ../../nbs/33_burstiness.ipynb #3e60e314
 def render_burstiness_html(text: str,  # the text
@@ -37,21 +37,22 @@ def render_burstiness_html(text: str,  # the text
             f"sigma = {r.std:.3f} (sigma/m = {r.std / r.mean:.3f}; -1 periodic, 0 random, towards 1 bursty)</p>"
             f"{img}<p><small>{e(vals)}</small></p></div>")
 
+# %% ../../nbs/33_burstiness.ipynb #afc7ba99
+from .explorer import explorer, Para, Text, Fixed
+from .widgets import widget
+
+# %% ../../nbs/33_burstiness.ipynb #35738878
+BURSTINESS_EXPLORER = explorer(
+    'burstiness', render_burstiness_html, Para('It was late. The guard had waited at the gate for almost three hours, watching '
+                                               'the rain fall on the empty square. Nobody came. Then, just before midnight, a '
+                                               'carriage rattled over the stones and stopped. He ran.'),
+    Text('', 'term (empty: sentence lengths)'), plot=Fixed(False), jupyter=dict(plot=Fixed(True)))
+
 # %% ../../nbs/33_burstiness.ipynb #e467b57d
 def burstiness_explorer(text: str = ('It was late. The guard had waited at the gate for almost three hours, watching the '
                                      'rain fall on the empty square. Nobody came. Then, just before midnight, a carriage '
                                      'rattled over the stones and stopped. He ran.'),  # initial text
                         term: str = '',  # initial term (empty: sentence lengths)
                        ):  # an ipywidgets VBox; `.controls`, `.output`
-    "Interactive burstiness: edit the text, or type a term to see the burstiness of its gaps."
-    import ipywidgets as W
-    c = dict(text=W.Textarea(value=text, description='text', layout=W.Layout(width='95%', height='8em')),
-             term=W.Text(value=term, description='term', placeholder='empty: sentence lengths'))
-    out = W.HTML()
-
-    def update(*_): out.value = render_burstiness_html(c['text'].value, c['term'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['text'], c['term'], out])
-    box.controls, box.output = c, out
-    return box
+    "Interactive burstiness (`BURSTINESS_EXPLORER` in Jupyter): edit the text, or type a term to see its gaps."
+    return widget(BURSTINESS_EXPLORER, text, term)

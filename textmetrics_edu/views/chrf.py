@@ -10,7 +10,7 @@ from ..core import MetricInputError
 from ..metrics.chrf import sentence_chrf
 
 # %% auto #0
-__all__ = ['render_chrf_html']
+__all__ = ['CHRF_EXPLORER', 'render_chrf_html']
 
 # %% ../../nbs/02_chrf.ipynb #6e42d8aa
 def render_chrf_html(hyp: str,  # the hypothesis
@@ -32,3 +32,12 @@ def render_chrf_html(hyp: str,  # the hypothesis
             f"chrP = {res.precision:.4f}, chrR = {res.recall:.4f}</p>"
             f"<table><thead><tr><th>order</th><th>matches</th><th>in hyp</th><th>in ref</th><th>P</th><th>R</th></tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")
+
+# %% ../../nbs/02_chrf.ipynb #7e9d8a65
+from ..metrics.chrf import CHRF
+from .explorer import explorer, Text, Lines
+
+# %% ../../nbs/02_chrf.ipynb #c6b12202
+CHRF_EXPLORER = explorer(  # the controls come from chrF's own `Option`s (their `ui` ranges and labels)
+    'chrf', render_chrf_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']),
+    metric=CHRF, options=('char_order', 'word_order', 'beta', 'lowercase'))

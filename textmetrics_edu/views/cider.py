@@ -11,7 +11,7 @@ from .html import text_explorer
 from ..metrics.cider import VARIANTS, coco_sample_refs, sentence_cider
 
 # %% auto #0
-__all__ = ['render_cider_html', 'cider_explorer']
+__all__ = ['CIDER_EXPLORER', 'render_cider_html', 'cider_explorer']
 
 # %% ../../nbs/03_cider.ipynb #7eca3933
 def _svg_curve(xs, ys, mark_x, width=320, height=120) -> str:
@@ -76,17 +76,23 @@ def render_cider_html(hyp: str,  # the candidate caption
         svg = f"<p>{e(res.name)} against the number of other images in the batch (dot: now)</p>{_svg_curve(xs, ys, n_other)}"
     return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
 
+# %% ../../nbs/03_cider.ipynb #4235ffcd
+from .explorer import explorer, Text, Lines, Int, Float, Choice, Fixed
+from .widgets import widget
+
+# %% ../../nbs/03_cider.ipynb #7a7b9707
+CIDER_EXPLORER = explorer(
+    'cider', render_cider_html, Text('A dog runs on the grass.', 'candidate caption'),
+    Lines(['A dog running across a grassy field.', 'A brown dog runs on grass.']),
+    n_other=Int(5, 0, 30, 'other images (COCO sample)'), variant=Choice('cider-d', list(VARIANTS), 'variant'),
+    sigma=Float(6.0, 1.0, 20.0, 0.5, 'sigma'), tf=Choice('raw', ['raw', 'normalized'], 'tf'),
+    unseen_idf=Choice('max', ['max', 'zero'], 'unseen idf'), length=Choice('bigrams', ['bigrams', 'words'], 'length'),
+    curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
+    jupyter=dict(n_other=Int(10, 0, 30, 'other images')))
+
 # %% ../../nbs/03_cider.ipynb #5cfea0f4
 def cider_explorer(hyp: str = 'A dog runs on the grass.',  # initial caption
                    refs: str | Sequence[str] = ('A dog running across a grassy field.', 'A brown dog runs on grass.'),  # initial references
                   ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An interactive CIDEr explorer: caption, references, number of other COCO images in the batch, variant, sigma, readings."
-    import ipywidgets as W
-    return text_explorer(render_cider_html, hyp, refs, dict(
-        n_other=W.IntSlider(value=10, min=0, max=30, description='other images'),
-        variant=W.Dropdown(options=list(VARIANTS), value='cider-d', description='variant'),
-        sigma=W.FloatSlider(value=6.0, min=1.0, max=20.0, step=0.5, description='sigma'),
-        tf=W.Dropdown(options=['raw', 'normalized'], value='raw', description='tf'),
-        unseen_idf=W.Dropdown(options=['max', 'zero'], value='max', description='unseen idf'),
-        length=W.Dropdown(options=['bigrams', 'words'], value='bigrams', description='length')),
-        rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']])
+    "An interactive CIDEr explorer (`CIDER_EXPLORER` in Jupyter): caption, references, other images, variant, sigma, readings."
+    return widget(CIDER_EXPLORER, hyp, refs)

@@ -12,7 +12,7 @@ from ..metrics.confusion import UndefinedMetricWarning, confusion_html
 from ..metrics.classification import corpus_classification, parse_labels
 
 # %% auto #0
-__all__ = ['render_confusion_html', 'classification_explorer']
+__all__ = ['CLASSIFICATION_EXPLORER', 'render_confusion_html', 'classification_explorer']
 
 # %% ../../nbs/50_classification.ipynb #1e456fdc
 def render_confusion_html(predictions_text: str,  # predicted labels, comma/space-separated
@@ -41,25 +41,20 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
             f"<table><thead><tr><th>label</th><th>support</th><th>predicted</th><th>P</th><th>R</th><th>{fb}</th></tr>"
             f"</thead><tbody>{rows}</tbody></table><small>{e(res.signature)}</small></div>")
 
+# %% ../../nbs/50_classification.ipynb #95633058
+from .explorer import explorer, Text, Float, Choice
+from .widgets import widget
+
+# %% ../../nbs/50_classification.ipynb #0355af7a
+CLASSIFICATION_EXPLORER = explorer(
+    'classification', render_confusion_html, Text('cat dog dog cat dog cat', 'predicted'), Text('cat cat dog dog pig cat', 'gold'),
+    average=Choice('macro', ['binary', 'micro', 'macro', 'weighted'], 'average'),
+    beta=Float(1.0, 0.0, 4.0, 0.25, 'beta'), zero_division=Choice('0', ['0', '1', 'nan', 'warn'], '0/0 ='),
+    pos_label=Text('1', 'pos_label (binary)'), rows=[['average', 'beta'], ['zero_division', 'pos_label']])
+
 # %% ../../nbs/50_classification.ipynb #07fe48d3
 def classification_explorer(predictions: str = 'cat dog dog cat dog cat',  # initial predicted labels
                             labels: str = 'cat cat dog dog pig cat',  # initial gold labels
                            ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An interactive explorer of the confusion matrix and the averages."
-    import ipywidgets as W
-    c = dict(predictions=W.Text(value=predictions, description='predicted', layout=W.Layout(width='95%')),
-             labels=W.Text(value=labels, description='gold', layout=W.Layout(width='95%')),
-             average=W.Dropdown(options=['binary', 'micro', 'macro', 'weighted'], value='macro', description='average'),
-             beta=W.FloatSlider(value=1.0, min=0.0, max=4.0, step=0.25, description='beta'),
-             zero_division=W.Dropdown(options=['0', '1', 'nan', 'warn'], value='0', description='0/0 ='),
-             pos_label=W.Text(value='1', description='pos_label', layout=W.Layout(width='12em')))
-    out = W.HTML()
-    def update(*_):
-        out.value = render_confusion_html(c['predictions'].value, c['labels'].value, average=c['average'].value,
-                                          beta=c['beta'].value, zero_division=c['zero_division'].value,
-                                          pos_label=c['pos_label'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['predictions'], c['labels'], W.HBox([c['average'], c['beta']]), W.HBox([c['zero_division'], c['pos_label']]), out])
-    box.controls, box.output = c, out
-    return box
+    "An interactive explorer of the confusion matrix and the averages (`CLASSIFICATION_EXPLORER` in Jupyter)."
+    return widget(CLASSIFICATION_EXPLORER, predictions, labels)

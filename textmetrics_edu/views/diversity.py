@@ -11,7 +11,7 @@ from ..core import MetricInputError
 from ..metrics.diversity import corpus_distinct, distinct_counts, self_bleu
 
 # %% auto #0
-__all__ = ['render_distinct_html', 'distinct_explorer']
+__all__ = ['DISTINCT_EXPLORER', 'render_distinct_html', 'distinct_explorer']
 
 # %% ../../nbs/32_diversity.ipynb #53919e9c
 def render_distinct_html(samples: Sequence[str],  # the samples, one str each
@@ -33,24 +33,20 @@ def render_distinct_html(samples: Sequence[str],  # the samples, one str each
             f"<table><thead><tr><th>#</th><th>sample</th><th>distinct-{n}</th></tr></thead><tbody>{per}</tbody></table>"
             f"<table><thead><tr><th>repeated {n}-gram</th><th>count</th></tr></thead><tbody>{rep}</tbody></table></div>")
 
+# %% ../../nbs/32_diversity.ipynb #7379b9c9
+from ..core import TOKENIZERS
+from .explorer import explorer, Lines, Int, Choice, Flag
+from .widgets import widget
+
+# %% ../../nbs/32_diversity.ipynb #d443998d
+DISTINCT_EXPLORER = explorer(
+    'distinct', render_distinct_html, Lines(['I do not know.', 'I do not know what you mean.', 'That is a great question!',
+                                             'I do not know, sorry.'], 'samples'),
+    Int(2, 1, 4, 'n'), tokenize=Choice('13a', list(TOKENIZERS), 'tokenizer'), lowercase=Flag(False, 'lowercase'))
+
 # %% ../../nbs/32_diversity.ipynb #6dbc75df
 def distinct_explorer(samples: Sequence[str] = ('I do not know.', 'I do not know what you mean.',
                                                 'That is a great question!', 'I do not know, sorry.'),  # initial samples
                      ):  # an ipywidgets VBox; `.controls`, `.output`
-    "Interactive distinct-n: edit the samples (one per line), the order and the tokenizer."
-    import ipywidgets as W
-    c = dict(samples=W.Textarea(value='\n'.join(samples), description='samples', layout=W.Layout(width='95%', height='8em')),
-             n=W.IntSlider(value=2, min=1, max=4, description='n'),
-             tokenize=W.Dropdown(options=['none', '13a', 'intl', 'char'], value='13a', description='tokenizer'),
-             lowercase=W.Checkbox(value=False, description='lowercase'))
-    out = W.HTML()
-
-    def update(*_):
-        ss = [s for s in c['samples'].value.split('\n') if s.strip()]
-        if not ss: out.value = "<div class='tme-error'>type at least one sample</div>"; return
-        out.value = render_distinct_html(ss, c['n'].value, tokenize=c['tokenize'].value, lowercase=c['lowercase'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['samples'], W.HBox([c['n'], c['tokenize'], c['lowercase']]), out])
-    box.controls, box.output = c, out
-    return box
+    "Interactive distinct-n (`DISTINCT_EXPLORER` in Jupyter): edit the samples (one per line), the order and the tokenizer."
+    return widget(DISTINCT_EXPLORER, samples)

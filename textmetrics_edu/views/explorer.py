@@ -11,8 +11,8 @@ from typing import Any, Callable, Sequence
 
 # %% auto #0
 __all__ = ['EXPLORERS', 'Control', 'Text', 'Para', 'Lines', 'Csv', 'Numbers', 'Int', 'Float', 'Choice', 'Flag', 'Fixed',
-           'LiveInputError', 'value_of', 'raw_of', 'render_call', 'Explorer', 'option_control', 'explorer',
-           'discover_explorers', 'get_explorer', 'spec_of']
+           'LiveInputError', 'value_of', 'raw_of', 'render_call', 'call_renderer', 'Explorer', 'option_control',
+           'explorer', 'explorer_later', 'discover_explorers', 'get_explorer', 'spec_of']
 
 # %% ../../nbs/95_live.ipynb #23eac1e6
 @dataclass(frozen=True)
@@ -78,13 +78,24 @@ def render_call(spec: str | dict,  # the explorer's spec (JSON text or dict): re
     spec = json.loads(spec) if isinstance(spec, str) else spec
     values = json.loads(values) if isinstance(values, str) else values
     mod, fn = spec['render'].split(':')
-    render = getattr(importlib.import_module(mod), fn)
+    return call_renderer(getattr(importlib.import_module(mod), fn), spec['args'], spec['kwargs'], values)
+
+
+def call_renderer(render: Callable,  # the renderer
+                  args: Sequence[dict],  # its positional arguments' controls (as dicts)
+                  kwargs: dict,  # keyword -> control (as dict)
+                  values: dict,  # control name ('a0', 'a1', ... for positional arguments) -> raw value
+                 ) -> str:  # the renderer's HTML, or an error box for a value it cannot take
+    "The one call both faces make (the page through `render_call`, Jupyter's `widget` directly)."
     try:
-        args = [value_of(c, values.get(f'a{i}')) for i, c in enumerate(spec['args'])]
-        kwargs = {k: value_of(c, values.get(k)) for k, c in spec['kwargs'].items()}
-        for i, (c, a) in enumerate(zip(spec['args'], args)):
-            if c['kind'] == 'lines' and not a: raise LiveInputError(f"type at least one line in {c['label'] or 'the box'}")
-        return render(*args, **kwargs)
+        a_ = [value_of(c, values.get(f'a{i}')) for i, c in enumerate(args)]
+        kw_ = {k: value_of(c, values.get(k)) for k, c in kwargs.items()}
+        for c, a in zip(args, a_):
+            if c['kind'] == 'lines' and not a:
+                what = c['label'] or 'line'
+                what = what[:-1] if what.endswith('s') and ' ' not in what else f'line in {what}'  # references -> reference
+                raise LiveInputError(f"type at least one {what}")
+        return render(*a_, **kw_)
     except LiveInputError as err:
         return f"<div class='tme-error'>{html.escape(str(err))}</div>"
     except ImportError as err:
@@ -146,12 +157,22 @@ def explorer(name: str,  # the explorer's name (unique)
         kw[n] = option_control(by[n], v)
     kw.update(kwargs)
     ex = Explorer(name, render, tuple(args), kw, note, tuple(tuple(r) for r in rows), dict(jupyter or {}))
-    EXPLORERS[name] = ex
+    # a declaration run in a notebook (its renderer defined in `__main__`) is the lesson's draft: the registry keeps
+    # the package's own (from the exported views module)
+    if getattr(render, '__module__', '') != '__main__': EXPLORERS[name] = ex
     return ex
 
 
+def explorer_later(name: str,  # the explorer's name
+                   build: Callable[[], Explorer],  # returns the declaration (called once, when first asked for)
+                  ) -> None:
+    "Declare an explorer whose controls need data (a file, the registry): built on first use, not at import."
+    if getattr(build, '__module__', '') != '__main__': EXPLORERS[name] = build   # (as in `explorer`)
+
+
 def discover_explorers() -> dict:
-    "Import every module of `textmetrics_edu.views` (each declares its lesson's explorer); returns `EXPLORERS`."
+    """Import every module of `textmetrics_edu.views` (each declares its lesson's explorer); returns `EXPLORERS`
+    (name -> `Explorer`, or the function that builds it for `explorer_later`: use `get_explorer`)."""
     import pkgutil
     from textmetrics_edu import views
     for m in pkgutil.iter_modules(views.__path__):
@@ -163,6 +184,7 @@ def get_explorer(name: str) -> Explorer:
     "The declaration of explorer `name`; `KeyError` naming the declared ones otherwise."
     if name not in EXPLORERS: discover_explorers()
     if name not in EXPLORERS: raise KeyError(f"no explorer {name!r} (declared: {', '.join(sorted(EXPLORERS))})")
+    if not isinstance(EXPLORERS[name], Explorer): EXPLORERS[name] = EXPLORERS[name]()   # `explorer_later`
     return EXPLORERS[name]
 
 

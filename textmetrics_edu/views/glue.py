@@ -11,7 +11,7 @@ from ..core import MetricInputError
 from ..metrics.glue import benchmark_score
 
 # %% auto #0
-__all__ = ['parse_scores', 'render_benchmark_html', 'benchmark_explorer']
+__all__ = ['GLUE_EXPLORER', 'parse_scores', 'render_benchmark_html', 'benchmark_explorer']
 
 # %% ../../nbs/51_glue.ipynb #9a322e85
 def parse_scores(text: str,  # e.g. "boolq=62.1, cb=49.0/71.2, ..."
@@ -48,6 +48,16 @@ def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
     return (f"<div class='tme-explorer'><p><b>{e(benchmark)} score = {e(res.rounded)}</b> (exact mean {e(res.exact)}; "
             f"Python <code>round(float, 1)</code> gives {fl})</p>"
             f"<table><thead><tr>{head}</tr></thead><tbody><tr>{vals}</tr></tbody></table>{verdict}</div>")
+
+# %% ../../nbs/51_glue.ipynb #c7fffa48
+from .explorer import explorer, Text, Choice
+
+# %% ../../nbs/51_glue.ipynb #1c9c496b
+GLUE_EXPLORER = explorer(   # SuperGLUE's CBoW row (Wang et al. 2019, Table 3): published 44.3, recomputed 44.5
+    'glue', render_benchmark_html,
+    Text('boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, '
+         'axb=-0.4, axg=100.0/50.0', 'task scores'),
+    benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published'))
 
 # %% ../../nbs/51_glue.ipynb #26d7a8f0
 def _row_text(cols: dict) -> str:

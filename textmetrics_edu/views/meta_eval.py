@@ -157,3 +157,19 @@ def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the org
     moved = {system: H[system] + shift * sd} if shift and system not in excl else {}
     name = metric + (' (official sacreBLEU)' if metric in ('BLEU', 'chrF') else '')
     return render_meta_eval_html(metrics[metric], H, exclude=excl, moved=moved, metric_name=name, human_name=human)
+
+# %% ../../nbs/61_meta_eval.ipynb #84df8095
+from .explorer import explorer_later, Explorer, Choice, Float, Csv
+
+# %% ../../nbs/61_meta_eval.ipynb #afa40e7f
+def _meta_eval_explorer() -> Explorer:
+    "Declared when first asked for (its menus list the systems and metrics of the bundled WMT22 scores, read from a file)."
+    metrics, human = wmt22_system_scores()
+    return Explorer('meta_eval', render_system_explorer_html, (Choice('BLEU', list(metrics), 'metric'),),
+                    dict(human=Choice('DA z', list(human), 'human score'),
+                         system=Choice('ALMAnaCH-Inria', list(human['DA z']), 'move the human score of'),
+                         shift=Float(0.0, -4.0, 4.0, 0.1, 'by (standard deviations)'),
+                         exclude=Csv([], 'exclude (system names, comma-separated)')))
+
+
+explorer_later('meta_eval', _meta_eval_explorer)

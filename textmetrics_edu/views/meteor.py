@@ -11,7 +11,7 @@ from .html import figure_html, text_explorer
 from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 
 # %% auto #0
-__all__ = ['STAGE_COLOURS', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer']
+__all__ = ['STAGE_COLOURS', 'METEOR_EXPLORER', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer']
 
 # %% ../../nbs/21_meteor.ipynb #9987726e
 STAGE_COLOURS = {'exact': '#4c72b0', 'stem': '#dd8452', 'synonym': '#55a868'}
@@ -60,16 +60,23 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
             f"<table><thead><tr><th>hypothesis</th><th>reference</th><th>stage</th></tr></thead><tbody>{rows}"
             f"</tbody></table><p><small>{e(res.signature)}</small></p></div>")
 
+# %% ../../nbs/21_meteor.ipynb #f288d80e
+from .explorer import explorer, Text, Lines, Float, Flag, Fixed
+from .widgets import widget
+
+# %% ../../nbs/21_meteor.ipynb #38b88113
+METEOR_EXPLORER = explorer(
+    'meteor', render_meteor_html, Text('The cars halted near the big houses'), Lines(['the auto stopped near the house']),
+    stem=Flag(True, 'stem stage'), synonyms=Fixed(False), alpha=Float(0.9, 0, 1, 0.05, 'alpha'),
+    beta=Float(3.0, 0.5, 6, 0.5, 'beta'), gamma=Float(0.5, 0, 1, 0.05, 'gamma'), plot=Fixed(False),
+    rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']],
+    jupyter=dict(synonyms=Flag(True, 'synonym stage'), plot=Fixed(True)),   # WordNet and matplotlib: Python only
+    note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '
+         'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).')
+
 # %% ../../nbs/21_meteor.ipynb #a673b89d
 def meteor_explorer(hyp: str = 'The cars halted near the big houses',  # initial hypothesis
                     refs: str | Sequence[str] = ('the auto stopped near the house',),  # initial reference(s)
                    ):  # an ipywidgets VBox; `.controls`, `.output`
-    "An interactive METEOR explorer: hypothesis, references (one per line), stages, alpha/beta/gamma."
-    import ipywidgets as W
-    return text_explorer(render_meteor_html, hyp, refs, dict(
-        stem=W.Checkbox(value=True, description='stem stage'),
-        synonyms=W.Checkbox(value=True, description='synonym stage'),
-        alpha=W.FloatSlider(value=0.9, min=0.0, max=1.0, step=0.05, description='alpha'),
-        beta=W.FloatSlider(value=3.0, min=0.5, max=6.0, step=0.5, description='beta'),
-        gamma=W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, description='gamma')),
-        rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']])
+    "An interactive METEOR explorer (`METEOR_EXPLORER` in Jupyter, with the synonym stage): stages, alpha/beta/gamma."
+    return widget(METEOR_EXPLORER, hyp, refs)

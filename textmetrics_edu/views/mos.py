@@ -12,7 +12,7 @@ from ..stats.mos import (
     ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, _fmt_ci, mos, parse_ratings)
 
 # %% auto #0
-__all__ = ['intervals_svg', 'render_mos_html', 'mos_explorer']
+__all__ = ['MOS_EXPLORER', 'intervals_svg', 'render_mos_html', 'mos_explorer']
 
 # %% ../../nbs/60_mos.ipynb #5e4e29f5
 _COLOURS = {'naive': '#d62728', 'crowdmos': '#1f77b4', 'bootstrap': '#2ca02c'}
@@ -79,6 +79,18 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
     return (f"<div class='tme-mos'><table><thead><tr><th>system</th><th>MOS</th><th>votes</th><th>raters</th><th>items</th>"
             f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{intervals_svg(res, methods)}{note}"
             f"<code>{html.escape(next(iter(res.values())).signature)}</code></div>")
+
+# %% ../../nbs/60_mos.ipynb #6ede9ec0
+from .explorer import explorer, Para, Float, Int, Choice
+
+# %% ../../nbs/60_mos.ipynb #0f8ade4f
+MOS_EXPLORER = explorer(   # in Jupyter, `mos_explorer(datasets)` adds a menu of real data sets
+    'mos', render_mos_html, Para(EXAMPLE_RATINGS, 'ratings: system item rater score (one vote a line)'),
+    method=Choice('all', ['all', *INTERVAL_METHODS], 'interval'),
+    confidence=Float(0.95, 0.5, 0.99, 0.01, 'confidence'), n_samples=Int(1000, 100, 2000, 'bootstrap resamples'),
+    note='In the browser the intervals come from the standard-library engine (<code>mos(..., engine="python")</code>): '
+         'the naive and CrowdMOS intervals equal the numpy/scipy ones, the bootstrap draws with '
+         '<code>random.Random(seed)</code>.')
 
 # %% ../../nbs/60_mos.ipynb #9e1a49ff
 def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long table}; 'typed' (the text box) is always offered

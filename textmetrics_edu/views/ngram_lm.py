@@ -10,7 +10,7 @@ from ..lm.ngram_lm import (
     SMOOTHINGS, UNK, check_lm_options, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
 
 # %% auto #0
-__all__ = ['render_ngram_lm_html', 'ngram_lm_explorer']
+__all__ = ['NGRAM_LM_EXPLORER', 'render_ngram_lm_html', 'ngram_lm_explorer']
 
 # %% ../../nbs/31_ngram_lm.ipynb #e03971de
 def render_ngram_lm_html(train: str,  # training text: one sentence per line (tokenized with `lm_tokenize`)
@@ -52,25 +52,21 @@ def render_ngram_lm_html(train: str,  # training text: one sentence per line (to
             f"<table><thead><tr><th>context</th><th>word</th><th>p</th><th>-log<sub>2</sub> p</th><th>surprisal</th></tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")
 
+# %% ../../nbs/31_ngram_lm.ipynb #1926e98e
+from .explorer import explorer, Para, Text, Int, Choice
+from .widgets import widget
+
+# %% ../../nbs/31_ngram_lm.ipynb #52a7687d
+NGRAM_LM_EXPLORER = explorer(
+    'ngram_lm', render_ngram_lm_html, Para('the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
+                                           'training text (one sentence a line)'),
+    Text('the queen is here', 'test sentence'), order=Int(2, 1, 4, 'order n'),
+    smoothing=Choice('kneser-ney', list(SMOOTHINGS), 'smoothing'), unk_cutoff=Int(1, 1, 3, 'unk_cutoff'),
+    padding=Choice('eos', ['eos', 'nltk'], 'padding'))
+
 # %% ../../nbs/31_ngram_lm.ipynb #822e8535
 def ngram_lm_explorer(train: str = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here',
                       test: str = 'the queen is here',  # initial test sentence
                       order: int = 2, smoothing: str = 'kneser-ney'):  # an ipywidgets VBox (`.controls`, `.output`)
-    "The Jupyter explorer: text boxes and controls re-rendering `render_ngram_lm_html` on every change."
-    import ipywidgets as W
-    c = dict(train=W.Textarea(value=train, description='train', layout=W.Layout(width='95%', height='6em')),
-             test=W.Text(value=test, description='test', layout=W.Layout(width='95%')),
-             order=W.IntSlider(value=order, min=1, max=4, description='order n'),
-             smoothing=W.Dropdown(options=SMOOTHINGS, value=smoothing, description='smoothing'),
-             unk_cutoff=W.IntSlider(value=1, min=1, max=3, description='unk_cutoff'),
-             padding=W.Dropdown(options=['eos', 'nltk'], value='eos', description='padding'))
-    out = W.HTML()
-
-    def update(*_):
-        out.value = render_ngram_lm_html(c['train'].value, c['test'].value,
-                                         **{k: c[k].value for k in ('order', 'smoothing', 'unk_cutoff', 'padding')})
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['train'], c['test'], W.HBox([c['order'], c['smoothing']]), W.HBox([c['unk_cutoff'], c['padding']]), out])
-    box.controls, box.output = c, out
-    return box
+    "The Jupyter face of `NGRAM_LM_EXPLORER`: text boxes and controls re-rendering `render_ngram_lm_html`."
+    return widget(NGRAM_LM_EXPLORER, train, test, order=order, smoothing=smoothing)

@@ -12,7 +12,7 @@ from ..lm.perplexity import entropy, softmax
 from .html import figure_html
 
 # %% auto #0
-__all__ = ['render_distribution_html', 'temperature_explorer']
+__all__ = ['TEMPERATURE_EXPLORER', 'render_distribution_html', 'temperature_explorer']
 
 # %% ../../nbs/30_perplexity.ipynb #1ee05b8e
 def render_distribution_html(words: Sequence[str],  # the candidate next words
@@ -43,25 +43,19 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
             f"<table><thead><tr><th>word</th><th>score</th><th>p</th><th>surprisal (bits)</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>")
 
+# %% ../../nbs/30_perplexity.ipynb #cfaf33da
+from .explorer import explorer, Csv, Numbers, Float, Fixed
+from .widgets import widget
+
+# %% ../../nbs/30_perplexity.ipynb #acc1100b
+TEMPERATURE_EXPLORER = explorer(
+    'temperature', render_distribution_html, Csv(['sunny', 'rainy', 'cloudy', 'cold', 'nice', 'grey', 'hot', 'windy'], 'words'),
+    Numbers([3.0, 2.5, 2.2, 1.0, 0.8, 0.3, -0.5, -1.0], 'scores'), Float(1.0, 0.05, 10, 0.05, 'temperature'),
+    plot=Fixed(False), jupyter=dict(plot=Fixed(True)))
+
 # %% ../../nbs/30_perplexity.ipynb #fee6faf3
 def temperature_explorer(words: Sequence[str] = ('sunny', 'rainy', 'cloudy', 'cold', 'nice', 'grey', 'hot', 'windy'),  # candidates
                          logits: Sequence[float] = (3.0, 2.5, 2.2, 1.0, 0.8, 0.3, -0.5, -1.0),  # their scores
                         ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "Interactive: edit the words and scores, move the temperature; see the distribution, its entropy and perplexity."
-    import ipywidgets as W
-    c = dict(words=W.Text(value=', '.join(words), description='words', layout=W.Layout(width='95%')),
-             logits=W.Text(value=', '.join(f'{z:g}' for z in logits), description='scores', layout=W.Layout(width='95%')),
-             temperature=W.FloatLogSlider(value=1.0, base=10, min=-1.5, max=1.5, step=0.05, description='temperature'))
-    out = W.HTML()
-
-    def update(*_):
-        ws = [w.strip() for w in c['words'].value.split(',')]
-        try: zs = [float(x) for x in c['logits'].value.split(',')]
-        except ValueError:
-            out.value = "<div class='tme-error'>scores must be numbers separated by commas</div>"; return
-        out.value = render_distribution_html(ws, zs, c['temperature'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['words'], c['logits'], c['temperature'], out])
-    box.controls, box.output = c, out
-    return box
+    "Interactive (`TEMPERATURE_EXPLORER` in Jupyter): edit the words and scores, move the temperature."
+    return widget(TEMPERATURE_EXPLORER, words, logits)

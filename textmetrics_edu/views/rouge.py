@@ -12,7 +12,7 @@ from ..metrics.rouge import (ROUGE_TOKENIZERS, lcs_table, lcs_backtrace, rouge_n
                                           sentence_rouge)
 
 # %% auto #0
-__all__ = ['render_lcs_html', 'render_rouge_html', 'rouge_explorer']
+__all__ = ['ROUGE_EXPLORER', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
 
 # %% ../../nbs/20_rouge.ipynb #017c0f32
 def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_cells: int = 40) -> str:
@@ -67,13 +67,19 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
             f"<th>n-gram</th><th>in hyp</th><th>in ref</th><th>match (clipped)</th></tr></thead><tbody>{''.join(rows)}"
             f"</tbody></table></details></div>")
 
+# %% ../../nbs/20_rouge.ipynb #37df2161
+from ..metrics.rouge import ROUGE_TOKENIZERS
+from .explorer import explorer, Text, Lines, Int, Flag, Choice
+from .widgets import widget
+
+# %% ../../nbs/20_rouge.ipynb #4490a672
+ROUGE_EXPLORER = explorer(
+    'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), n=Int(2, 1, 4, 'n'), stem=Flag(False, 'stemming'),
+    tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer'))
+
 # %% ../../nbs/20_rouge.ipynb #9103f432
 def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # initial hypothesis
                    refs: str | Sequence[str] = ('the guard arrived late because it was raining',),  # initial reference(s)
                   ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An interactive ROUGE explorer: hypothesis, references (one per line), n, stemming, tokenizer."
-    import ipywidgets as W
-    return text_explorer(render_rouge_html, hyp, refs, dict(
-        n=W.IntSlider(value=2, min=1, max=4, description='n'),
-        stem=W.Checkbox(value=False, description='stemming'),
-        tokenize=W.Dropdown(options=list(ROUGE_TOKENIZERS), value='rouge_score', description='tokenizer')))
+    "An interactive ROUGE explorer (`ROUGE_EXPLORER` in Jupyter): hypothesis, references, n, stemming, tokenizer."
+    return widget(ROUGE_EXPLORER, hyp, refs)

@@ -9,7 +9,7 @@ from ..core import MetricInputError, check_seed, check_count, stats_row
 from ..stats.significance import _metric, _prepare, _scorer
 
 # %% auto #0
-__all__ = ['render_paired_bootstrap_html', 'paired_bootstrap_explorer']
+__all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
 
 # %% ../../nbs/40_significance.ipynb #ecac248d
 def _bootstrap_svg(centred: list, observed: float, width: int = 360, height: int = 110, bins: int = 24) -> str:
@@ -76,26 +76,36 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
             f"<p>centred differences |&Delta;<sub>i</sub>| &minus; mean (bars) and the observed |&Delta;| (red):</p>"
             f"{_bootstrap_svg(centred, diff)}</div>")
 
+# %% ../../nbs/40_significance.ipynb #14d73855
+from .explorer import explorer_later, Explorer, Lines, Choice, Int
+from .widgets import widget
+
+# %% ../../nbs/40_significance.ipynb #3346f92c
+def significance_metrics() -> list[str]:
+    "The metrics the explorer offers: every registered one whose per-segment statistics add up (from the registry)."
+    from textmetrics_edu.core import discover_metrics
+    return [n for n, s in sorted(discover_metrics().items())
+            if s.metric is not None and s.metric.aggregate == 'sum' and s.sentence_fn is not None]
+
+
+def _significance_explorer() -> Explorer:
+    "Declared when first asked for: its menu of metrics comes from the registry."
+    return Explorer('significance', render_paired_bootstrap_html,
+        (Lines(['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late', 'we like green tea'],
+               'baseline (one segment a line)'),
+         Lines(['the cat sat on a mat', 'the dog barked loudly', 'it rains today', 'he went home late', 'we like tea'], 'system'),
+         Lines(['the cat sat on the mat', 'the dog barked', 'it is raining today', 'he came home late', 'we like green tea'],
+               'references (one a line)')),
+        dict(metric=Choice('bleu', significance_metrics(), 'metric'), n_samples=Int(200, 10, 1000, 'resamples'),
+             seed=Int(12345, 0, 99999, 'seed')))
+
+
+explorer_later('significance', _significance_explorer)
+
 # %% ../../nbs/40_significance.ipynb #2410bd76
 def paired_bootstrap_explorer(baseline: Sequence[str] = ('the cat sat on the mat', 'a dog barked', 'it is raining'),
                               system: Sequence[str] = ('the cat sat on a mat', 'the dog barked loudly', 'it rains today'),
                               refs: Sequence[str] = ('the cat sat on the mat', 'the dog barked', 'it is raining today'),
                              ):  # an ipywidgets VBox (`.controls`, `.output`)
-    "The Jupyter explorer: three text areas (one segment a line) and the test's controls, re-rendered on every change."
-    import ipywidgets as W
-    box_ = lambda v, d: W.Textarea(value='\n'.join(v), description=d, layout=W.Layout(width='95%', height='5em'))
-    c = dict(baseline=box_(baseline, 'baseline'), system=box_(system, 'system'), refs=box_(refs, 'references'),
-             metric=W.Dropdown(options=['bleu', 'chrf'], value='bleu', description='metric'),
-             n_samples=W.IntSlider(value=200, min=10, max=1000, description='resamples'),
-             seed=W.IntText(value=12345, description='seed'))
-    out = W.HTML()
-    lines = lambda w: [s for s in w.value.split('\n') if s.strip()]
-
-    def update(*_):
-        out.value = render_paired_bootstrap_html(lines(c['baseline']), lines(c['system']), lines(c['refs']),
-                                                 metric=c['metric'].value, n_samples=c['n_samples'].value, seed=c['seed'].value)
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['baseline'], c['system'], c['refs'], W.HBox([c['metric'], c['n_samples'], c['seed']]), out])
-    box.controls, box.output = c, out
-    return box
+    "The Jupyter face of the significance explorer: three text areas (one segment a line) and the test's controls."
+    return widget('significance', baseline, system, refs)

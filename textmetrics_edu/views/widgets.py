@@ -3,7 +3,7 @@
 # %% ../../nbs/95_live.ipynb #8c799718
 from __future__ import annotations
 
-from .explorer import get_explorer, raw_of, render_call, spec_of
+from .explorer import call_renderer, get_explorer, raw_of
 
 # %% auto #0
 __all__ = ['widget']
@@ -15,7 +15,7 @@ def widget(ex,  # an `Explorer` or its name
           ):  # an ipywidgets VBox; `.controls` maps names (positional ones by the renderer's parameter names) to widgets, `.output` is the HTML view
     "The Jupyter face of an explorer: its declared controls as ipywidgets, the renderer's HTML re-rendered on every change."
     import inspect
-    from dataclasses import replace
+    from dataclasses import asdict, replace
     import ipywidgets as W
     ex = get_explorer(ex) if isinstance(ex, str) else ex
     pos = list(inspect.signature(ex.render).parameters)[:len(ex.args)]
@@ -40,12 +40,12 @@ def widget(ex,  # an `Explorer` or its name
         if c.kind == 'flag': return W.Checkbox(value=raw, description=d)
         raise ValueError(f'unknown control kind {c.kind!r}')
     controls = {k: make(k, c) for k, c in decl.items() if c.kind != 'fixed'}
-    spec = spec_of(ex.render, [decl[k] for k in pos], {k: decl[k] for k in decl if k not in pos})
+    args, kwargs = [asdict(decl[k]) for k in pos], {k: asdict(c) for k, c in decl.items() if k not in pos}
     names = {**{k: f'a{i}' for i, k in enumerate(pos)}, **{k: k for k in decl if k not in pos}}
     out = W.HTML()
 
     def update(*_):
-        out.value = render_call(spec, {names[k]: w.value for k, w in controls.items()})
+        out.value = call_renderer(ex.render, args, kwargs, {names[k]: w.value for k, w in controls.items()})
     for w in controls.values(): w.observe(update, names='value')
     update()
     kws = [k for k in controls if k not in pos]
