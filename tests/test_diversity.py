@@ -89,7 +89,7 @@ def test_cli_score_with_distinct_and_self_bleu(tmp_path):
     hp, rp = tmp_path / 'h.txt', tmp_path / 'r.txt'
     hp.write_text('the cat sat\nthe cat ran\n'); rp.write_text('ignored\nalso ignored\n')
     p = subprocess.run([EXE, 'score', str(hp), '-r', str(rp), '--metrics', 'distinct1,distinct2,self_bleu', '--format', 'json',
-                        '--tokenize', 'none'], capture_output=True, text=True, timeout=120)
+                        '--diversity-tokenize', 'none'], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     m = json.loads(p.stdout)['systems'][0]['metrics']
     assert m['distinct1']['score'] == pytest.approx(4 / 6) and m['distinct2']['score'] == pytest.approx(3 / 4)

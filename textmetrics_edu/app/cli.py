@@ -26,12 +26,12 @@ def _dest(flag: str) -> str: return 'f_' + flag.lstrip('-').replace('-', '_')
 
 
 def _groups():
-    "{group title: [(flag, CliOption, owner metric names)]}: protocol metrics grouped by family, then the others."
+    "{group title: {flag: Option}} of every metric's options by family, and {flag: owner metric names}."
     groups, owners = {}, {}
     for name, spec in sorted(METRICS.items()):
         m = spec.metric
-        title = f"{(m.cli_prefix or m.name)} options" if m else 'options of other metrics'
-        for o in spec.options:
+        title = f"{(m.cli_prefix or m.name)} options"
+        for o in spec.options:   # the metric's own `Option`s, with their flags (`core.cli_options`)
             owners.setdefault(o.flag, set()).add(name)
             rows = groups.setdefault(title, {})
             rows.setdefault(o.flag, o)
@@ -75,11 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
         for flag, o in rows.items():
             if flag in seen: continue
             seen.add(flag)
-            kw = dict(help=o.help, dest=_dest(flag), default=None)
-            if o.action: kw['action'] = o.action
+            kw = dict(help=o.doc, dest=_dest(flag), default=None)   # derived from the `Option`: nothing re-declared
+            if o.type is bool: kw['action'] = 'store_true' if o.default is False else argparse.BooleanOptionalAction
             else:
-                if not o.choices: kw['metavar'] = o.kwarg.upper()
-                if o.type: kw['type'] = o.type
+                if not o.choices: kw['metavar'] = o.name.upper()
+                if o.type in (int, float): kw['type'] = o.type
                 if o.choices: kw['choices'] = o.choices
             g.add_argument(flag, **kw)
     sub.add_parser('metrics', help='list the available metrics and their options')
@@ -98,8 +98,7 @@ def _kwargs(spec, args) -> dict:
     "The keyword arguments of one selected metric from its own flags."
     kw = {}
     for o in spec.options:
-        if _set(args, o.flag): kw[o.kwarg] = getattr(args, _dest(o.flag))
-    kw.update(spec.fixed)
+        if _set(args, o.flag): kw[o.name] = getattr(args, _dest(o.flag))
     return kw
 
 

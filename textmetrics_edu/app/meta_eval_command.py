@@ -57,7 +57,7 @@ def _metric_tables(args, systems) -> dict[str, dict[str, float]]:
         hyps = read(h)
         for n in names:
             spec = METRICS[n]
-            out[n][sysname] = float(spec.corpus_fn(hyps, refs, **spec.fixed))
+            out[n][sysname] = float(spec.corpus_fn(hyps, refs))
     return out
 
 # %% ../../nbs/61_meta_eval.ipynb #122fdcff

@@ -103,12 +103,14 @@ class Metric:
     registration, CLI flags and the per-segment statistics of the significance tests."""
     name: str  # registry and CLI name, e.g. 'bleu'
     options: tuple  # `Option`s, in the order of the derived functions' keywords
-    segment_stats: Callable  # stage 2: segment_stats(hyp, prepared_refs_of_segment, opts) -> frozen stats with __add__
-    score: Callable  # stage 3: score(stats, opts, *, signature, n_segments) -> MetricResult
-    signature: Callable  # signature(opts, nrefs) -> str (use `make_signature`)
+    segment_stats: Callable | None = None  # stage 2: segment_stats(hyp, prepared_refs_of_segment, opts) -> frozen stats with __add__
+    score: Callable | None = None  # stage 3: score(stats, opts, *, signature, n_segments) -> MetricResult
+    signature: Callable | None = None  # signature(opts, nrefs) -> str (use `make_signature`)
     preprocess: Callable | None = None  # stage 1: preprocess(text, opts) -> units (explorers, lessons)
     prepare_refs: Callable | None = None  # prepare_refs(refs, opts) -> per-segment prepared refs, once per corpus
-    aggregate: str = 'sum'  # 'sum' (corpus = summed stats) or 'mean' (stats hold sums of segment values, divided by n)
+    aggregate: str = 'sum'  # 'sum' (corpus = summed stats), 'mean' (stats hold sums of segment values, divided by n)
+    # or 'corpus' (no per-segment statistics: the corpus function given to `register` computes the score, e.g.
+    # self-BLEU, which compares every sample with all the others)
     sentence_defaults: dict = field(default_factory=dict)  # defaults that differ at sentence level
     check: Callable | None = None  # check(opts, metric_name): cross-option checks (raise MetricInputError)
     fixed: dict = field(default_factory=dict)  # options fixed for this name (e.g. chrF++: word_order=2)
@@ -129,6 +131,8 @@ class Metric:
 
     def stats(self, hyps, refs, opts: dict) -> list:
         "Stage 2 for a validated corpus: the statistics of every segment (references prepared once)."
+        if self.segment_stats is None:
+            raise MetricInputError(f"{self.name}: no per-segment statistics (its corpus function computes the score)")
         prep = self.prepare_refs(refs, opts) if self.prepare_refs else refs
         return [self.segment_stats(h, r, opts) for h, r in zip(hyps, prep)]
 

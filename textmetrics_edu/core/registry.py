@@ -10,43 +10,31 @@ from .protocol import Metric, Option, corpus_fn, sentence_fn
 from .inputs import MetricInputError
 
 # %% auto #0
-__all__ = ['METRICS', 'COMMANDS', 'METRIC_PACKAGES', 'CliOption', 'MetricSpec', 'register_metric', 'CommandSpec',
-           'register_command', 'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table',
-           'register_corpus_level']
+__all__ = ['METRICS', 'COMMANDS', 'METRIC_PACKAGES', 'Registration', 'CommandSpec', 'register_command', 'cli_flag', 'cli_options',
+           'register', 'discover_metrics', 'get_metric', 'metrics_table', 'register_corpus_level']
 
 # %% ../../nbs/00_core.ipynb #fb1d9cdb
 @dataclass(frozen=True)
-class CliOption:
-    "A command-line option of a metric: the flag, the keyword argument it fills, and argparse settings."
-    flag: str  # e.g. '--smooth-method'
-    kwarg: str  # the keyword argument of the metric functions it sets
-    help: str = ''
-    type: Any = None  # argparse type (None: str, or a flag when `action` is given)
-    choices: tuple | None = None
-    action: str | None = None  # e.g. 'store_true'
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    "How the CLI reaches one metric: its name, its corpus and sentence functions, and its options."
-    name: str  # the name given to `--metrics`
+class Registration:
+    """A registered metric: its protocol spec (`Metric`: name, options, direction, description) and the public
+    functions the CLI, significance and tables call. Everything else is read from the spec (nothing re-declared)."""
+    metric: Metric  # the protocol spec
     corpus_fn: Callable  # corpus_<metric>(hyps, refs, **opts)
-    sentence_fn: Callable | None  # sentence_<metric>(hyp, refs, **opts)
-    options: tuple = ()  # CliOption instances
-    fixed: dict = field(default_factory=dict)  # keyword arguments always passed (e.g. rouge_type)
-    multi_ref: bool = True  # whether the metric takes several references per segment
-    higher_is_better: bool = True  # the metric's direction (`Metric.higher_is_better`)
-    description: str = ''
-    metric: Any = None  # the protocol spec (`Metric`) when the metric is written on it
+    sentence_fn: Callable | None  # sentence_<metric>(hyp, refs, **opts); None: segments are scored only in a corpus
+
+    @property
+    def name(self) -> str: return self.metric.name
+    @property
+    def description(self) -> str: return self.metric.description
+    @property
+    def higher_is_better(self) -> bool: return self.metric.higher_is_better
+    @property
+    def multi_ref(self) -> bool: return self.metric.multi_ref
+    @property
+    def options(self) -> tuple: return cli_options(self.metric)  # the options with a CLI flag (`Option.flag` filled in)
 
 
-METRICS: dict[str, MetricSpec] = {}
-
-
-def register_metric(spec: MetricSpec) -> MetricSpec:
-    "Add `spec` to `METRICS` (a later registration of the same name replaces the earlier one)."
-    METRICS[spec.name] = spec
-    return spec
+METRICS: dict[str, Registration] = {}
 
 # %% ../../nbs/00_core.ipynb #9523f9f9
 @dataclass(frozen=True)
@@ -74,29 +62,21 @@ def cli_flag(metric: Metric, o: Option) -> str:
 
 
 def cli_options(metric: Metric) -> tuple:
-    "The metric's options as `CliOption`s (numbers lists and fixed options have no flag)."
-    import argparse
-    out = []
-    for o in metric.options:
-        flag = cli_flag(metric, o)
-        if o.name in metric.fixed or not flag or o.type == 'numbers': continue
-        if o.type is bool:
-            out.append(CliOption(flag, o.name, o.doc, action='store_true' if o.default is False
-                                 else argparse.BooleanOptionalAction))
-        else: out.append(CliOption(flag, o.name, o.doc, type=o.type if o.type in (int, float) else None,
-                                   choices=o.choices))
-    return tuple(out)
+    "The metric's options that have a CLI flag (`flag` filled in); numbers lists and fixed options have none."
+    from dataclasses import replace
+    return tuple(replace(o, flag=cli_flag(metric, o)) for o in metric.options
+                 if o.name not in metric.fixed and cli_flag(metric, o) and o.type != 'numbers')
 
 
 def register(metric: Metric,  # the protocol spec
              corpus: Callable | None = None,  # the public corpus function (default: `metric.corpus`)
              sentence: Callable | None = None,  # the public sentence function (default: `metric.sentence`)
             ) -> Metric:
-    "Register a protocol metric for the CLI, the significance tests and the index table; returns it."
-    register_metric(MetricSpec(metric.name, corpus or metric.corpus, sentence or metric.sentence,
-                               options=cli_options(metric), multi_ref=metric.multi_ref,
-                               description=metric.description, higher_is_better=metric.higher_is_better,
-                               metric=metric))
+    "Register a metric for the CLI, the significance tests and the index table (the one way in); returns it."
+    if corpus is None and metric.aggregate == 'corpus':
+        raise ValueError(f"{metric.name}: a metric without per-segment statistics needs its corpus function")
+    METRICS[metric.name] = Registration(metric, corpus or metric.corpus,
+                                        sentence or (metric.sentence if metric.aggregate != 'corpus' else None))
     return metric
 
 
@@ -120,7 +100,7 @@ def discover_metrics(package: str = 'textmetrics_edu') -> dict:
 def get_metric(name: str) -> Metric:
     "The protocol spec registered as `name` (case-insensitive); `MetricInputError` with a suggestion otherwise."
     import difflib
-    by = {k.lower(): v for k, v in METRICS.items() if v.metric is not None}
+    by = {k.lower(): v for k, v in METRICS.items() if v.metric.segment_stats is not None}
     if name.lower() in by: return by[name.lower()].metric
     near = difflib.get_close_matches(name.lower(), list(by), n=1)
     raise MetricInputError(f"`metric`: unknown metric {name!r}" + (f"; did you mean {near[0]!r}?" if near else '')
@@ -130,11 +110,11 @@ def get_metric(name: str) -> Metric:
 def metrics_table() -> str:
     "A Markdown table of the registered metrics: name, description, direction, aggregation, options (index page)."
     rows = ['| metric | what | better | corpus score | options |', '|---|---|---|---|---|']
+    aggs = {'sum': 'summed statistics', 'mean': 'mean of segment scores', 'corpus': 'whole corpus only'}
     for n, s in sorted(METRICS.items()):
         m = s.metric
-        agg = ('summed statistics' if m.aggregate == 'sum' else 'mean of segment scores') if m else 'own'
-        opts = ', '.join(f"`{o.name}`" for o in m.options if o.name not in m.fixed) if m else \
-            ', '.join(f"`{o.kwarg}`" for o in s.options)
+        agg = aggs[m.aggregate]
+        opts = ', '.join(f"`{o.name}`" for o in m.options if o.name not in m.fixed)
         rows.append(f"| `{n}` | {s.description} | {'higher' if s.higher_is_better else 'lower'} | {agg} | {opts} |")
     return '\n'.join(rows)
 
@@ -145,7 +125,5 @@ def register_corpus_level(metric: Metric,  # the protocol spec
     """Register a metric whose segments have a score only within their corpus (CIDEr: the IDF comes from the
     references of all images): no sentence function, so the CLI's `--segments` and `--explain N` read the corpus
     result's `segment_scores` and `explain(i)` instead of scoring a segment alone. Returns the metric."""
-    from dataclasses import replace
-    register(metric, corpus)
-    METRICS[metric.name] = replace(METRICS[metric.name], sentence_fn=None)
+    METRICS[metric.name] = Registration(metric, corpus or metric.corpus, None)
     return metric

@@ -12,13 +12,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
+from functools import partial
+
 from ..core import (MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
-                                  register_metric, MetricSpec, CliOption, _fmt)
+                                  Metric, Option, TOKENIZERS, register, _fmt)
 from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, _check_opts
 
 # %% auto #0
-__all__ = ['distinct_counts', 'DistinctResult', 'corpus_distinct', 'sentence_distinct', 'SelfBLEUResult', 'self_bleu_statistics',
-           'self_bleu']
+__all__ = ['DIVERSITY_OPTIONS', 'DISTINCT_LEVEL', 'SELF_BLEU', 'distinct_counts', 'DistinctResult', 'corpus_distinct',
+           'sentence_distinct', 'SelfBLEUResult', 'self_bleu_statistics', 'self_bleu', 'distinct_metric']
 
 # %% ../../nbs/32_diversity.ipynb #720ceb04
 def distinct_counts(text: str,  # one generated sample
@@ -166,12 +168,24 @@ def self_bleu(hyps: Sequence[str],  # the samples of one system (at least 2)
     return SelfBLEUResult(sum(per) / len(per), sig, per, len(hyps), max_order)
 
 # %% ../../nbs/32_diversity.ipynb #638cf329
-_DIV_OPTS = (CliOption('--tokenize', 'tokenize', 'BLEU tokenizer', choices=('none', '13a', 'intl', 'char')),
-             CliOption('--lowercase', 'lowercase', 'case-insensitive scoring', action='store_true'))
+# The registry entries: distinct-n and self-BLEU are scored on the whole output (no per-segment statistics that add
+# up: self-BLEU compares every sample with all the others), so each is registered with its corpus function. Their
+# options are declared once, here; the CLI flags (`--diversity-tokenize`, `--diversity-lowercase`,
+# `--distinct-level`) are derived from them.
+DIVERSITY_OPTIONS = (Option('tokenize', str, '13a', 'BLEU tokenizer', choices=tuple(TOKENIZERS), label='tokenizer'),
+                     Option('lowercase', bool, False, 'case-insensitive scoring'))
+DISTINCT_LEVEL = Option('level', str, 'system', "distinct-n: 'system' (the whole output as one unit) or 'sample' "
+                        "(mean over samples)", choices=('system', 'sample'), flag='--distinct-level')
+
+
+def distinct_metric(n: int) -> Metric:
+    "The registry's spec of distinct-n (`distinct1` ... `distinct4`)."
+    return Metric(f'distinct{n}', (DISTINCT_LEVEL, *DIVERSITY_OPTIONS), aggregate='corpus', cli_prefix='diversity',
+                  description=f'distinct-{n} (Li et al. 2016), ignores references')
+
+
+SELF_BLEU = Metric('self_bleu', DIVERSITY_OPTIONS, aggregate='corpus', cli_prefix='diversity',
+                   description='self-BLEU (Zhu et al. 2018), ignores references')
 for _n in (1, 2, 3, 4):
-    register_metric(MetricSpec(f'distinct{_n}', corpus_distinct, sentence_distinct, fixed={'n': _n},
-                               options=(CliOption('--distinct-level', 'level', 'distinct-n: system or sample level',
-                                                  choices=('system', 'sample')),) + _DIV_OPTS,
-                               description=f'distinct-{_n} (Li et al. 2016), ignores references'))
-register_metric(MetricSpec('self_bleu', self_bleu, None, options=_DIV_OPTS,
-                           description='self-BLEU (Zhu et al. 2018), ignores references'))
+    register(distinct_metric(_n), partial(corpus_distinct, n=_n), partial(sentence_distinct, n=_n))
+register(SELF_BLEU, self_bleu);

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, register_metric, MetricSpec, CliOption, _fmt,
+                                  make_signature, _fmt,
                    Metric, Option, corpus_fn, sentence_fn, register, detail)
 from .edit_distance import render_alignment
 from ..kernels.ter import (BeamEditDistance, MAX_CACHE_SIZE, hypothesis_tokens,
