@@ -267,8 +267,21 @@ def report(failures):
 # ----------------------------------------------------------------------------------------------------------------
 # Quarto path
 # ----------------------------------------------------------------------------------------------------------------
+def _reference(n: str) -> bool: return n in ('00_core', '05_datasets', 'adding_a_metric') or bool(re.match(r'^9\d_', n))
+
+
+SIDEBAR_ROLES = (   # the sidebar's sections, by role: (title, rule on a notebook's file name) in order; first match wins
+    ('Reference', _reference),
+    ('Under the hood (you may skip these)', lambda n: re.match(r'^\d+b_', n)),
+    ('The course', lambda n: n == 'overview' or re.match(r'^\d+_', n)),
+    ('The documents checked', lambda n: n == 'errata'),
+)
+SIDEBAR_ORDER = ('The course', 'Under the hood (you may skip these)', 'Reference', 'The documents checked')
+
+
 def sidebar_contents(nbs: Path, rels: list[Path]):
-    "Quarto `website.sidebar.contents`: from nbs/sidebar.yml if present, else notebook order with index first"
+    """Quarto `website.sidebar.contents`: from nbs/sidebar.yml if present, else by role (`SIDEBAR_ROLES`, from the
+    notebooks' file names: a new lesson `70_x.ipynb` joins the course, `70b_x.ipynb` the engines), index first"""
     import yaml
     yml = nbs / 'sidebar.yml'
     if yml.exists():
@@ -277,17 +290,13 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
         if isinstance(sb, list): sb = sb[0] if sb else {}
         contents = sb.get('contents')
         if contents: return contents, True
-    order = sorted(rels, key=lambda r: (r.parent.as_posix(), not r.stem == 'index', r.name))
-    res = []
+    order = sorted(rels, key=lambda r: (r.parent.as_posix(), not r.stem == 'index', r.stem != 'overview', r.name))
+    res, sections = [], {t: {'section': t, 'contents': []} for t in SIDEBAR_ORDER}
     for r in order:
-        if r.parent == Path('.'): res.append(r.as_posix())
-        else:
-            sec = next((s for s in res if isinstance(s, dict) and s.get('_dir') == r.parent.as_posix()), None)
-            if sec is None:
-                sec = {'section': re.sub(r'^\d+_', '', r.parent.name), 'contents': [], '_dir': r.parent.as_posix()}
-                res.append(sec)
-            sec['contents'].append(r.as_posix())
-    return res, False
+        title = next((t for t, rule in SIDEBAR_ROLES if rule(r.stem)), None) if r.parent == Path('.') else None
+        if title: sections[title]['contents'].append(r.as_posix())
+        else: res.append(r.as_posix())
+    return res + [sec for sec in sections.values() if sec['contents']], True
 
 
 def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
