@@ -14,17 +14,19 @@ from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, _fmt,
-                                  Metric, Option, corpus_fn, sentence_fn, register, TOKENIZERS)
+                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS)
 
 # %% auto #0
-__all__ = ['SMOOTH_DEFAULTS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision', 'effective_ref_length',
-           'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'BLEUResult', 'bleu_from_stats', 'bleu_ngram_table']
+__all__ = ['SMOOTH_DEFAULTS', 'BLEU_OPTIONS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision',
+           'effective_ref_length', 'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'BLEUResult', 'bleu_from_stats',
+           'bleu_ngram_table']
 
 # %% ../../nbs/01_bleu.ipynb #462169c6
 @lru_cache(maxsize=2**17)
 def _prep(text: str, tokenize: str, lowercase: bool) -> tuple[str, ...]:
+    "`preprocess` unchecked: the caller has validated `tokenize` once per call (cached, so one lookup per distinct text)."
     if lowercase: text = text.lower()
-    return tuple(get_tokenizer(tokenize)(text.rstrip()).split())
+    return tuple(TOKENIZERS[tokenize](text.rstrip()).split())
 
 
 def preprocess(text: str,  # one segment
@@ -32,6 +34,7 @@ def preprocess(text: str,  # one segment
                lowercase: bool = False,  # lowercase first
               ) -> tuple[str, ...]:  # the tokens BLEU counts
     "BLEU's preprocessing of one segment, as sacreBLEU: optional lowercasing, `rstrip`, tokenization."
+    get_tokenizer(tokenize)  # the check: an unknown name raises, naming `tokenize`
     return _prep(check_text(text, 'text'), tokenize, lowercase)
 
 # %% ../../nbs/01_bleu.ipynb #1af6c10c
@@ -113,30 +116,41 @@ def bleu_statistics(hyp: str,  # one hypothesis
                     ref_length: str = 'closest',  # effective reference length: 'closest' or 'shortest'
                    ) -> BLEUStats:
     "The sufficient statistics of one segment (stage 2 of the three stages)."
-    _check_opts(max_order=max_order, tokenize=tokenize, ref_length=ref_length)
+    _checked('bleu_statistics', max_order=max_order, tokenize=tokenize, lowercase=lowercase, ref_length=ref_length)
     return _segment_stats(check_text(hyp, 'hyp'), check_refs_of_segment(refs), max_order, tokenize, lowercase, ref_length)
 
 # %% ../../nbs/01_bleu.ipynb #5e5d2b88
 SMOOTH_DEFAULTS = {'none': None, 'floor': 0.1, 'add-k': 1, 'exp': None}
 
+BLEU_OPTIONS = (
+    Option('max_order', int, 4, 'highest n-gram order N', min=1, ui=(1, 6), label='max order'),
+    Option('smooth_method', str, 'exp', "'none', 'floor', 'add-k' or 'exp' (Chen & Cherry 2014)",
+           choices=tuple(SMOOTH_DEFAULTS), label='smoothing'),
+    Option('smooth_value', float, None, "epsilon of 'floor' (default 0.1), k of 'add-k' (default 1)", min=0),
+    Option('tokenize', str, '13a', "tokenizer: 'none', '13a', 'intl', 'char'", choices=tuple(TOKENIZERS),
+           aliases=('tokenizer',), label='tokenizer'),
+    Option('lowercase', bool, False, 'case-insensitive BLEU', aliases=(('case_sensitive', lambda v: not v),)),
+    Option('effective_order', bool, False, 'average only over the orders present (default True for a sentence)'),
+    Option('weights', 'numbers', None, 'w_1..w_N, non-negative, summing to 1 (default uniform)'),
+    Option('ref_length', str, 'closest', "effective reference length: 'closest' or 'shortest'",
+           choices=('closest', 'shortest')))
 
-def _check_opts(*, max_order=4, tokenize='13a', ref_length='closest', smooth_method='exp', smooth_value=None,
-                weights=None):
-    if not isinstance(max_order, int) or isinstance(max_order, bool) or max_order < 1:
-        raise MetricInputError(f"`max_order` must be an int >= 1, got {max_order!r}")
-    get_tokenizer(tokenize)
-    if ref_length not in ('closest', 'shortest'):
-        raise MetricInputError(f"`ref_length` must be 'closest' or 'shortest', got {ref_length!r}")
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise MetricInputError(f"`smooth_method` must be one of {list(SMOOTH_DEFAULTS)}, got {smooth_method!r}")
-    if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float))
-                                     or not math.isfinite(smooth_value) or smooth_value < 0):
-        raise MetricInputError(f"`smooth_value` must be a number >= 0, got {smooth_value!r}")
-    if weights is not None:
-        if (isinstance(weights, (str, bytes)) or len(weights) != max_order
-                or any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
-                       for w in weights) or abs(sum(weights) - 1) > 1e-9):
-            raise MetricInputError(f"`weights` must be {max_order} non-negative numbers summing to 1, got {weights!r}")
+
+def _checked(fn: str,  # the public function, named in the errors
+             **given) -> dict:  # its BLEU options, each validated once by its `Option`
+    "The public staged functions' check: the arguments they take, validated by BLEU's own `Option` declarations."
+    return validate_options([o for o in BLEU_OPTIONS if o.name in given], given, fn)
+
+
+def _check_weights(weights, max_order, effective_order, fn):
+    "What one `Option` cannot check: `weights` against `max_order` (length, sum) and `effective_order`."
+    if weights is None: return
+    if len(weights) != max_order or any(w < 0 for w in weights) or abs(sum(weights) - 1) > 1e-9:
+        raise MetricInputError(f"{fn}: `weights` must be {max_order} non-negative numbers summing to 1, got {weights!r}")
+    if effective_order:
+        raise MetricInputError(f"{fn}: `weights` cannot be combined with `effective_order=True` "
+                               "(sentence_bleu turns effective order on by default: pass effective_order=False)")
+
 
 # %% ../../nbs/01_bleu.ipynb #96185c68
 @dataclass(frozen=True)
@@ -187,9 +201,15 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
                    ) -> BLEUResult:  # score in [0, 1]
     "Stage 3: BLEU from sufficient statistics. Matches sacreBLEU 2.6.0 `BLEU.compute_bleu` (score / 100)."
     N = len(stats.matches)
-    _check_opts(max_order=N, smooth_method=smooth_method, smooth_value=smooth_value, weights=weights)
-    if weights is not None and effective_order:
-        raise MetricInputError("`weights` cannot be combined with `effective_order=True`")
+    o = _checked('bleu_from_stats', smooth_method=smooth_method, smooth_value=smooth_value,
+                 effective_order=effective_order, weights=weights)
+    _check_weights(o['weights'], N, effective_order, 'bleu_from_stats')
+    return _bleu_from_stats(stats, smooth_method, o['smooth_value'], effective_order, o['weights'], signature, n_segments)
+
+
+def _bleu_from_stats(stats, smooth_method, smooth_value, effective_order, weights, signature, n_segments):
+    "`bleu_from_stats` unchecked (the options are validated by its caller)."
+    N = len(stats.matches)
     if smooth_value is None: smooth_value = SMOOTH_DEFAULTS[smooth_method]
     c, r = stats.hyp_len, stats.ref_len
     bp = brevity_penalty(c, r)
@@ -239,15 +259,13 @@ def _bleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, 
 
 
 def _bleu_check(o, name):
-    _check_opts(**{k: o[k] for k in ('max_order', 'tokenize', 'ref_length', 'smooth_method', 'smooth_value', 'weights')})
-    if o['weights'] is not None and o['effective_order']:
-        raise MetricInputError(f"{name}: `weights` cannot be combined with `effective_order=True` "
-                               "(sentence_bleu turns effective order on by default: pass effective_order=False)")
+    "The spec's check beyond the `Option`s (which `Metric.opts` has run, once each): the cross-option checks."
+    _check_weights(o['weights'], o['max_order'], o['effective_order'], name)
 
 # %% ../../nbs/01_bleu.ipynb #95105e01
 def _bleu_preprocess(text: str, o: dict) -> tuple[str, ...]:
     "Stage 1 of the spec: `preprocess` with the options' tokenizer and case."
-    return preprocess(text, o['tokenize'], o['lowercase'])
+    return _prep(check_text(text, 'text'), o['tokenize'], o['lowercase'])
 
 
 def _bleu_segment_stats(h: str, r: tuple[str, ...], o: dict) -> BLEUStats:
@@ -257,9 +275,8 @@ def _bleu_segment_stats(h: str, r: tuple[str, ...], o: dict) -> BLEUStats:
 
 def _bleu_score(st: BLEUStats, o: dict, signature: str = '', n_segments: int = 1) -> BLEUResult:
     "Stage 3 of the spec: the score from (summed) statistics."
-    return bleu_from_stats(st, smooth_method=o['smooth_method'], smooth_value=o['smooth_value'],
-                           effective_order=o['effective_order'], weights=o['weights'], signature=signature,
-                           n_segments=n_segments)
+    return _bleu_from_stats(st, o['smooth_method'], o['smooth_value'], o['effective_order'], o['weights'], signature,
+                            n_segments)
 
 
 def _bleu_spec_signature(o: dict, nrefs) -> str:
@@ -270,17 +287,7 @@ def _bleu_spec_signature(o: dict, nrefs) -> str:
 # %% ../../nbs/01_bleu.ipynb #e9173f54
 BLEU = Metric(
     'bleu', description='BLEU (Papineni et al. 2002), sacreBLEU-compatible',
-    options=(Option('max_order', int, 4, 'highest n-gram order N', min=1, ui=(1, 6), label='max order'),
-             Option('smooth_method', str, 'exp', "'none', 'floor', 'add-k' or 'exp' (Chen & Cherry 2014)",
-                    choices=tuple(SMOOTH_DEFAULTS), label='smoothing'),
-             Option('smooth_value', float, None, "epsilon of 'floor' (default 0.1), k of 'add-k' (default 1)", min=0),
-             Option('tokenize', str, '13a', "tokenizer: 'none', '13a', 'intl', 'char'", choices=tuple(TOKENIZERS),
-                    aliases=('tokenizer',), label='tokenizer'),
-             Option('lowercase', bool, False, 'case-insensitive BLEU', aliases=(('case_sensitive', lambda v: not v),)),
-             Option('effective_order', bool, False, 'average only over the orders present (default True for a sentence)'),
-             Option('weights', 'numbers', None, 'w_1..w_N, non-negative, summing to 1 (default uniform)'),
-             Option('ref_length', str, 'closest', "effective reference length: 'closest' or 'shortest'",
-                    choices=('closest', 'shortest'))),
+    options=BLEU_OPTIONS,
     preprocess=_bleu_preprocess, segment_stats=_bleu_segment_stats, score=_bleu_score,
     signature=_bleu_spec_signature,
     sentence_defaults={'effective_order': True}, check=_bleu_check)
@@ -297,9 +304,9 @@ def bleu_ngram_table(hyp: str,  # the hypothesis
                      *, max_order: int = 4, tokenize: str = '13a', lowercase: bool = False,
                     ) -> list[dict]:  # one row per distinct hypothesis n-gram: n, ngram, count, max_ref, clipped
     "Every distinct hypothesis n-gram with its count, its clipping ceiling (max count in one reference) and clipped count."
-    _check_opts(max_order=max_order, tokenize=tokenize)
-    h = preprocess(hyp, tokenize, lowercase)
-    rs = [preprocess(r, tokenize, lowercase) for r in check_refs_of_segment(refs)]
+    _checked('bleu_ngram_table', max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+    h = _prep(check_text(hyp, 'hyp'), tokenize, lowercase)
+    rs = [_prep(r, tokenize, lowercase) for r in check_refs_of_segment(refs)]
     rows = []
     for n in range(1, max_order + 1):
         hc = ngram_counts(h, n, n)

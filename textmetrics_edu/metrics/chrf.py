@@ -13,11 +13,12 @@ from operator import add
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register)
+                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register)
 
 # %% auto #0
-__all__ = ['PUNCTUATION', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'corpus_chrf_pp', 'sentence_chrf_pp', 'char_ngrams',
-           'split_punctuation', 'word_ngrams', 'CHRFStats', 'chrf_f_score', 'chrf_statistics', 'CHRFResult']
+__all__ = ['PUNCTUATION', 'CHRF_OPTIONS', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'corpus_chrf_pp', 'sentence_chrf_pp',
+           'char_ngrams', 'split_punctuation', 'word_ngrams', 'CHRFStats', 'chrf_f_score', 'chrf_statistics',
+           'CHRFResult']
 
 # %% ../../nbs/02_chrf.ipynb #99d70c58
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -106,7 +107,8 @@ def chrf_statistics(hyp: str,  # one hypothesis
                     lowercase: bool = False, whitespace: bool = False, eps_smoothing: bool = False,
                    ) -> CHRFStats:  # the statistics of the best-scoring reference
     "Stage 2 for one segment: per-order counts against the reference with the best chrF (first on ties)."
-    _check_chrf_opts(char_order, word_order, beta)
+    o = _chrf_checked('chrf_statistics', char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                      whitespace=whitespace, eps_smoothing=eps_smoothing)
     return _seg_stats(check_text(hyp, 'hyp'), check_refs_of_segment(refs), char_order, word_order, beta, lowercase,
                       whitespace, eps_smoothing)
 
@@ -135,17 +137,27 @@ def _f100(hs, rs, ms, beta, eps_smoothing):
     return 100 * score / len(hs)
 
 
-def _is_int(x): return isinstance(x, int) and not isinstance(x, bool)
+CHRF_OPTIONS = (
+    Option('char_order', int, 6, 'character n-gram orders 1..char_order', min=0, ui=(1, 8), label='char order'),
+    Option('word_order', int, 0, 'word n-gram orders (2 for chrF++)', min=0, ui=(0, 2), label='word order (2: chrF++)'),
+    Option('beta', float, 2, 'recall is beta times as important as precision', min=0, min_exclusive=True,
+           ui=(0.5, 4, 0.5)),
+    Option('lowercase', bool, False, 'case-insensitive scoring'),
+    Option('whitespace', bool, False, 'keep whitespace inside character n-grams'),
+    Option('eps_smoothing', bool, False, 'chrF++.py/NLTK-style per-order averaging'))
 
 
-def _check_chrf_opts(char_order, word_order, beta):
-    if not _is_int(char_order) or char_order < 0:
-        raise MetricInputError(f"`char_order` must be an int >= 0, got {char_order!r}")
-    if not _is_int(word_order) or word_order < 0:
-        raise MetricInputError(f"`word_order` must be an int >= 0, got {word_order!r}")
-    if char_order + word_order == 0: raise MetricInputError("`char_order` + `word_order` must be at least 1")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta <= 0:
-        raise MetricInputError(f"`beta` must be a finite number > 0, got {beta!r}")
+def _check_orders(char_order, word_order, fn):
+    "What one `Option` cannot check: at least one order in all."
+    if char_order + word_order == 0: raise MetricInputError(f"{fn}: `char_order` + `word_order` must be at least 1")
+
+
+def _chrf_checked(fn: str,  # the public function, named in the errors
+                  **given) -> dict:  # the arguments, each validated once by chrF's own `Option`
+    "The public staged functions' check: chrF's `Option` declarations, then the cross-option check."
+    o = validate_options([x for x in CHRF_OPTIONS if x.name in given], given, fn)
+    _check_orders(o['char_order'], o['word_order'], fn)
+    return o
 
 # %% ../../nbs/02_chrf.ipynb #879a8e83
 def _ngram_tables(text, char_order, word_order, whitespace):
@@ -239,8 +251,8 @@ def _chrf_segment_stats(h: str, r: tuple[str, ...], o: dict) -> CHRFStats:
 
 
 def _chrf_check(o: dict, name: str):
-    "The spec's checks beyond type and range."
-    _check_chrf_opts(o['char_order'], o['word_order'], o['beta'])
+    "The spec's check beyond the `Option`s (which `Metric.opts` has run, once each): at least one order."
+    _check_orders(o['char_order'], o['word_order'], name)
 
 
 def _chrf_score(st, o, signature='', n_segments=1):
@@ -252,14 +264,7 @@ def _chrf_score(st, o, signature='', n_segments=1):
 # %% ../../nbs/02_chrf.ipynb #dcf18105
 CHRF = Metric(
     'chrf', description='chrF2 (Popović 2015), sacreBLEU-compatible',
-    options=(Option('char_order', int, 6, 'character n-gram orders 1..char_order', min=0, ui=(1, 8), label='char order'),
-             Option('word_order', int, 0, 'word n-gram orders (2 for chrF++)', min=0, ui=(0, 2),
-                    label='word order (2: chrF++)'),
-             Option('beta', float, 2, 'recall is beta times as important as precision', min=0, min_exclusive=True,
-                    ui=(0.5, 4, 0.5)),
-             Option('lowercase', bool, False, 'case-insensitive scoring'),
-             Option('whitespace', bool, False, 'keep whitespace inside character n-grams'),
-             Option('eps_smoothing', bool, False, 'chrF++.py/NLTK-style per-order averaging')),
+    options=CHRF_OPTIONS,
     segment_stats=_chrf_segment_stats, score=_chrf_score, signature=_chrf_signature, check=_chrf_check)
 CHRF_PP = replace(CHRF, name='chrf++', fixed={'word_order': 2}, cli_prefix='chrf',
                   description='chrF2++ (Popović 2017), sacreBLEU-compatible')

@@ -13,10 +13,10 @@ from types import SimpleNamespace
 from typing import Any, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level
-from textmetrics_edu.metrics.confusion import (
+from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_labels, classification_statistics, accuracy_from_stats,
     mcc_from_stats, UndefinedMetricWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
-    _check_zero_division)
+    _check_zero_division, _per_class_prf)
 
 # %% auto #0
 __all__ = ['MEASURES', 'ACCURACY', 'F1', 'MCC', 'ClassificationResult', 'classification_from_stats', 'corpus_classification',
@@ -102,7 +102,7 @@ def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', a
     s = _select(st, average, pos_label)  # the table lists the averaged labels first
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', UndefinedMetricWarning)  # warned (if at all) by prf_from_stats
-        P, R, F = per_class_prf(s, beta=beta, zero_division=zero_division)
+        P, R, F = _per_class_prf(s, float(beta), zero_division)  # checked by `prf_from_stats` just above
     acc, mcc = accuracy_from_stats(st), mcc_from_stats(st)
     score = dict(accuracy=acc, precision=p, recall=r, f1=f, fbeta=f, mcc=mcc)[measure]
     opts = dict(average=average, beta=f"{beta:g}", zero_division=zero_division)
@@ -249,12 +249,12 @@ def _clf_score(measure: str):
         with warnings.catch_warnings():
             if measure != 'f1': warnings.simplefilter('ignore', UndefinedMetricWarning)
             if K:
-                P, R, F = per_class_prf(SimpleNamespace(labels=K, tp=st.tp, predicted=st.predicted, support=st.support),
-                                        zero_division=zd)
+                P, R, F = _per_class_prf(SimpleNamespace(labels=K, tp=st.tp, predicted=st.predicted, support=st.support),
+                                         1.0, zd, stacklevel=5)  # options checked once, by the spec
                 if avg == 'micro':
                     tp, pr, tr = sum(st.tp), sum(st.predicted), sum(st.support)
                     mic = SimpleNamespace(labels=('micro',), tp=(tp,), predicted=(pr,), support=(tr,))
-                    (p,), (r,), (f,) = per_class_prf(mic, zero_division=zd)
+                    (p,), (r,), (f,) = _per_class_prf(mic, 1.0, zd, stacklevel=5)
                 else:
                     w = st.support if avg == 'weighted' else None
                     p, r, f = _mean(P, w), _mean(R, w), _mean(F, w)

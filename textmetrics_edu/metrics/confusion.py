@@ -190,7 +190,13 @@ def per_class_prf(st: ClassificationStats,  # statistics from `classification_st
                   zero_division='warn',  # value of a 0/0 ratio: 'warn' (0.0 and a warning), 0, 1 or nan
                  ) -> tuple[tuple, tuple, tuple]:  # (precision, recall, F-beta), one value per label in `st.labels`
     "Precision, recall and F-beta of every label (one-vs-rest), with scikit-learn's zero-division rule."
-    zd, beta = _check_zero_division(zero_division), _check_beta(beta)
+    _check_zero_division(zero_division)
+    return _per_class_prf(st, _check_beta(beta), zero_division)
+
+
+def _per_class_prf(st, beta: float, zero_division, stacklevel: int = 4):
+    "`per_class_prf` unchecked: its caller has validated `beta` and `zero_division` (once)."
+    zd = 0.0 if zero_division == 'warn' else float(zero_division)  # the value of 0/0 (nan stays nan)
     b2, undefined = beta * beta, []
     P, R, F = [], [], []
     for l, tp, pr, tr in zip(st.labels, st.tp, st.predicted, st.support):
@@ -202,7 +208,7 @@ def per_class_prf(st: ClassificationStats,  # statistics from `classification_st
         P.append(p); R.append(r); F.append(f)
     if undefined and zero_division == 'warn':
         warnings.warn(f"ill-defined (0/0), set to 0.0: {', '.join(undefined)}. Use `zero_division` to choose.",
-                      UndefinedMetricWarning, stacklevel=3)
+                      UndefinedMetricWarning, stacklevel=stacklevel)
     return tuple(P), tuple(R), tuple(F)
 
 # %% ../../nbs/50_classification.ipynb #c9b83f7e

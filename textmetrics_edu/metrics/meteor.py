@@ -146,14 +146,10 @@ class MeteorResult(MetricResult):
         return '\n'.join(lines)
 
 # %% ../../nbs/21_meteor.ipynb #fab29503
-def _check_meteor_opts(alpha, beta, gamma, tokenize):
+def _check_weights_at_most_1(alpha, gamma, name):
+    "What an `Option` cannot say (it has a `min`, no maximum): `alpha` and `gamma` are at most 1."
     for n, v in (('alpha', alpha), ('gamma', gamma)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
-            raise MetricInputError(f"`{n}` must be a number in [0, 1], got {v!r}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float('inf'):
-        raise MetricInputError(f"`beta` must be a finite number > 0, got {beta!r}")
-    if not isinstance(tokenize, str) or tokenize not in METEOR_TOKENIZERS:
-        raise MetricInputError(f"`tokenize` must be one of {METEOR_TOKENIZERS}, got {tokenize!r}")
+        if v > 1: raise MetricInputError(f"{name}: `{n}` must be a number in [0, 1], got {v!r}")
 
 
 def _segment(h, refs, kw, wn, alpha, beta, gamma):
@@ -209,8 +205,8 @@ def _meteor_signature(o, nrefs):
 
 
 def _meteor_check(o, name):
-    "The protocol's option check: `_check_meteor_opts` on the resolved options."
-    _check_meteor_opts(o['alpha'], o['beta'], o['gamma'], o['tokenize'])
+    "The spec's check beyond the `Option`s (which `Metric.opts` has run, once each): the upper bounds of alpha, gamma."
+    _check_weights_at_most_1(o['alpha'], o['gamma'], name)
 
 # %% ../../nbs/21_meteor.ipynb #e5a75025
 METEOR = Metric(

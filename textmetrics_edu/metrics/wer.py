@@ -298,11 +298,13 @@ class WERErrors:
 def _wer_metric(measure, description):
     unit = 'char' if measure == 'cer' else 'word'
 
-    def prepare_refs(refs, o):  # once per corpus: each segment's one reference, tokenised (long ones kept)
-        return _one_ref_each(refs, unit, get_normalizer(o['normalize']))
+    def prepare_refs(refs, o):  # once per corpus: the normaliser (looked up once) and each segment's one reference,
+        norm = get_normalizer(o['normalize'])  # tokenised (long ones kept)
+        return tuple((norm, r) for r in _one_ref_each(refs, unit, norm))
 
-    def segment_stats(h, ref, o):  # stage 2: WER and CER need the distance only; MER, WIL, WIP the alignment
-        hy = _items(h, unit, get_normalizer(o['normalize']))
+    def segment_stats(h, prepared, o):  # stage 2: WER and CER need the distance only; MER, WIL, WIP the alignment
+        norm, ref = prepared
+        hy = _items(h, unit, norm)
         if measure in ('wer', 'cer'):
             d = segment_distance(hy, ref)
             return WERErrors(d, len(ref), len(hy), (ref,), (hy,), (d,))
