@@ -25,11 +25,12 @@ agreement, meta-evaluation), `kernels` (the fast engines: tokens and numbers in,
 (renderers, plots, explorers) and `app` (command line, browser bridge).
 """
 
-# %% ../nbs/99_api.ipynb #b22f41fd
+# %% ../nbs/99_api.ipynb #b470745a
 import importlib as _importlib
 import re as _re
 from pathlib import Path as _Path
 
+# %% ../nbs/99_api.ipynb #b22f41fd
 # The places whose modules' public names (their `__all__`, which nbdev writes from the notebooks) are importable from
 # the top level. `kernels` (the engines) and `app` (command line, browser bridge) are reached through these.
 API_PACKAGES = ('core', 'metrics', 'lm', 'stats', 'views')
@@ -50,7 +51,7 @@ def public_names() -> dict[str, str]:
                 out.setdefault(n, f'{pkg}.{f.stem}')
     return out
 
-
+# %% ../nbs/99_api.ipynb #ba188a4e
 _LAZY: dict[str, str] = {}  # filled on first use
 
 

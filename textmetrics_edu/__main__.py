@@ -5,10 +5,11 @@
 # %% auto #0
 __all__ = []
 
-# %% ../nbs/91_cli_main.ipynb #b657d575
+# %% ../nbs/91_cli_main.ipynb #7ab16275
 import sys
 
 from .app.cli import main
 
+# %% ../nbs/91_cli_main.ipynb #b657d575
 # run as `python -m textmetrics_edu`; a notebook's namespace has no __file__ (and its __name__ is '__main__' too)
 if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())

@@ -132,20 +132,11 @@ def _cell_label(nb, idx) -> str:
 
 
 def site_filters():
-    "nbdev's FilterDefaults with two processors made tolerant (the notebook has already run top to bottom)"
-    import warnings
+    """nbdev's FilterDefaults, with `mv_exports` guarded. The site shows exported code as `#| exports` (see
+    `execute_and_process`), and nbdev's `mv_exports` looks at the cell after every `exports` cell without checking that
+    there is one: a notebook whose last cell is exported (00_core ends with the `core` package's re-exports, which
+    define nothing, so no `show_doc` follows) raises IndexError there."""
     from nbdev import processors as P
-
-    class exec_show_docs_tolerant(P.exec_show_docs):
-        """nbdev re-runs imports, exported cells and show_doc cells to render `show_doc`; a cell that mixes imports
-        with code using earlier variables fails there (nbdev's FAQ). nbclient already ran it: only show_doc may fail."""
-        def __call__(self, cell):
-            keep = None if cell.cell_type != 'code' or P._is_showdoc(cell) else cell.get('outputs', [])
-            try: super().__call__(cell)
-            except Exception:
-                if keep is None: raise
-                self.k.exc = None
-            if keep is not None: cell.outputs = keep   # nbclient's outputs (and widget views) stay
 
     class mv_exports_safe(P.mv_exports):
         "nbdev's `mv_exports`, without the IndexError when an `exports` cell is the notebook's last cell"
@@ -157,11 +148,8 @@ def site_filters():
                     doccell, srccell = cells.pop(idx + 1), cells.pop(idx)
                     cells[idx:idx] = [doccell, srccell]
 
-    swap = {P.exec_show_docs: exec_show_docs_tolerant, P.mv_exports: mv_exports_safe}
-
     class SiteFilters(P.FilterDefaults):
-        def base_procs(self): return [swap.get(p, p) for p in super().base_procs()]
-    warnings.filterwarnings('ignore', message='Found cells containing imports and other code')
+        def base_procs(self): return [mv_exports_safe if p is P.mv_exports else p for p in super().base_procs()]
     return SiteFilters()
 
 

@@ -40,7 +40,7 @@ def _control_html(name: str, c: Control) -> str:
     wide = ' tme-live-wide' if c.kind in ('text', 'para', 'lines', 'csv', 'numbers') else ''
     return f"<label class='tme-live-control{wide}'><span>{e(c.label or name)}</span>{box}</label>"
 
-
+# %% ../../nbs/95_live.ipynb #8ff361d8
 @dataclass(frozen=True)
 class LiveExplorer:
     "A live explorer of the site: displays as its HTML markup (`_repr_html_`); `spec` is what the page sends back."

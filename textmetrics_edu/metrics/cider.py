@@ -213,7 +213,7 @@ def image_statistics(hyp: Sequence[str],  # candidate tokens
 # %% ../../nbs/03_cider.ipynb #64bce186
 def _fmt_ngram(g): return ' '.join(g)
 
-
+# %% ../../nbs/03_cider.ipynb #d82cb65c
 @dataclass(frozen=True)
 class CIDErResult(MetricResult):
     "A CIDEr or CIDEr-D corpus score (mean of the image scores; 0-10 scale with the default factor 10, ~0-3 in practice)."

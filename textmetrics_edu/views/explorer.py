@@ -121,7 +121,7 @@ class Explorer:
 
 EXPLORERS: dict[str, Explorer] = {}  # name -> declaration, filled by the views modules (`explorer`)
 
-
+# %% ../../nbs/95_live.ipynb #4a5bc6e1
 def option_control(option,  # a metric's `core.Option` (its `label` and `ui` are the display hints)
                    value=_DEFAULT,  # the initial value (default: the option's default)
                   ) -> Control:
@@ -139,7 +139,7 @@ def option_control(option,  # a metric's `core.Option` (its `label` and `ui` are
     if o.type is str: return Text(v, label)
     raise ValueError(f"option `{o.name}` of type {o.type!r} has no control")
 
-
+# %% ../../nbs/95_live.ipynb #efd1e137
 def explorer(name: str,  # the explorer's name (unique)
              render: Callable,  # its renderer (module level)
              *args: Control,  # the controls of the renderer's positional arguments
@@ -169,7 +169,7 @@ def explorer_later(name: str,  # the explorer's name
     "Declare an explorer whose controls need data (a file, the registry): built on first use, not at import."
     if getattr(build, '__module__', '') != '__main__': EXPLORERS[name] = build   # (as in `explorer`)
 
-
+# %% ../../nbs/95_live.ipynb #5a2a66ce
 def discover_explorers() -> dict:
     """Import every module of `textmetrics_edu.views` (each declares its lesson's explorer); returns `EXPLORERS`
     (name -> `Explorer`, or the function that builds it for `explorer_later`: use `get_explorer`)."""
@@ -187,7 +187,7 @@ def get_explorer(name: str) -> Explorer:
     if not isinstance(EXPLORERS[name], Explorer): EXPLORERS[name] = EXPLORERS[name]()   # `explorer_later`
     return EXPLORERS[name]
 
-
+# %% ../../nbs/95_live.ipynb #f3fa0a5b
 def spec_of(render: Callable, args: Sequence[Control], kwargs: dict) -> dict:
     "What a page sends back to `render_call`: the renderer's `module:name` and its controls as plain data."
     ref = f'{render.__module__}:{render.__name__}'
@@ -196,4 +196,3 @@ def spec_of(render: Callable, args: Sequence[Control], kwargs: dict) -> dict:
         raise ValueError(f'{ref} is not a module-level function of textmetrics_edu')
     return json.loads(json.dumps(dict(render=ref, args=[asdict(c) for c in args],
                                       kwargs={k: asdict(c) for k, c in kwargs.items()})))
-
