@@ -132,25 +132,9 @@ def _cell_label(nb, idx) -> str:
 
 
 def site_filters():
-    """nbdev's FilterDefaults, with `mv_exports` guarded. The site shows exported code as `#| exports` (see
-    `execute_and_process`), and nbdev's `mv_exports` looks at the cell after every `exports` cell without checking that
-    there is one: a notebook whose last cell is exported (00_core ends with the `core` package's re-exports, which
-    define nothing, so no `show_doc` follows) raises IndexError there."""
+    "nbdev's FilterDefaults (the processors `nbdev_docs` runs), as one callable."
     from nbdev import processors as P
-
-    class mv_exports_safe(P.mv_exports):
-        "nbdev's `mv_exports`, without the IndexError when an `exports` cell is the notebook's last cell"
-        def begin(self):
-            cells = self.nb.cells
-            for cell in reversed([c for c in cells if c.cell_type == 'code' and 'exports' in c.directives_]):
-                idx = cell.idx_
-                if idx + 1 < len(cells) and getattr(cells[idx + 1], 'has_sd', 0):
-                    doccell, srccell = cells.pop(idx + 1), cells.pop(idx)
-                    cells[idx:idx] = [doccell, srccell]
-
-    class SiteFilters(P.FilterDefaults):
-        def base_procs(self): return [mv_exports_safe if p is P.mv_exports else p for p in super().base_procs()]
-    return SiteFilters()
+    return P.FilterDefaults()
 
 
 def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:

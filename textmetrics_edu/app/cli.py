@@ -47,7 +47,7 @@ def discover_commands() -> dict:
         if m.name.endswith('_command'): importlib.import_module(f'{app.__name__}.{m.name}')
     return COMMANDS
 
-
+# %% ../../nbs/90_cli.ipynb #78c3b5f4
 def build_parser() -> argparse.ArgumentParser:
     "The `textmetrics-edu` argument parser (sub-commands `score`, `metrics` and those of `discover_commands`)."
     discover_metrics(); discover_commands()
@@ -165,7 +165,7 @@ def _segment_scores(spec, result, hyps, refs, kw) -> list[float]:
     if seg is not None and len(seg) == len(hyps): return [float(v) for v in seg]
     raise CliError(f"metric {spec.name!r} has no sentence-level score")
 
-
+# %% ../../nbs/90_cli.ipynb #ced27275
 def _explain_segment(spec, result, hyps, refs, kw, i: int) -> str:
     "The derivation of segment i (0-based): the sentence result's `explain()`, or the corpus result's `explain(i)`."
     import inspect
@@ -208,7 +208,7 @@ def run_score(args) -> int:
     else: print(format_table(results, names, note=note, percent=args.percent))
     return 0
 
-
+# %% ../../nbs/90_cli.ipynb #ff03871d
 def _no_nan(x):
     "JSON has no NaN or infinity: they are written as null."
     if isinstance(x, float) and not math.isfinite(x): return None

@@ -61,7 +61,7 @@ class Option:
             raise MetricInputError(f"{where} must be {'>' if self.min_exclusive else '>='} {self.min}, got {v!r}")
         return v
 
-
+# %% ../../nbs/00_core.ipynb #766421a3
 def validate_options(options: Sequence[Option],  # the metric's options
                      given: dict,  # the keyword arguments of a call
                      metric: str = 'metric',  # named in the errors

@@ -96,7 +96,7 @@ def discover_metrics(package: str = 'textmetrics_edu') -> dict:
             except Exception as e: warnings.warn(f"{pkg.__name__}.{m.name} not loaded: {e}")
     return METRICS
 
-
+# %% ../../nbs/00_core.ipynb #32faa3f9
 def get_metric(name: str) -> Metric:
     "The protocol spec registered as `name` (case-insensitive); `MetricInputError` with a suggestion otherwise."
     import difflib
