@@ -41,9 +41,18 @@ if why:
     NotebookClient(nb, timeout=600, kernel_name='python3', resources={'metadata': {'path': str(root / 'nbs')}}).execute()
 else:
     print(f'outputs taken from {proc.relative_to(root)} (the site build executed it)')
-for c in nb.cells:  # nbdev directives are not for readers
+keep = []
+for c in nb.cells:  # nbdev directives are not for readers; as on the site, `hide` drops a cell, `echo: false` its code
     if c.cell_type == 'code':
+        dirs = [l[2:].strip().replace(' ', '') for l in c.source.splitlines() if l.startswith('#|')]
+        if 'hide' in dirs: continue
+        if 'echo:false' in dirs:   # its output alone: a Markdown display becomes Markdown of the README
+            text = [o.get('data', {}).get('text/markdown') for o in c.outputs if o.get('data', {}).get('text/markdown')]
+            if text: keep.append(nbformat.v4.new_markdown_cell(''.join(text[0]) if isinstance(text[0], list) else text[0]))
+            continue
         c.source = '\n'.join(l for l in c.source.splitlines() if not l.startswith('#|'))
+    keep.append(c)
+nb.cells = keep
 body, _ = MarkdownExporter().from_notebook_node(nb)
 # Printed output: a fenced block instead of nbconvert's indented one
 out, lines, i = [], body.splitlines(), 0
