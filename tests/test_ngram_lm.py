@@ -168,12 +168,32 @@ EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
 def test_cli_perplexity_json_matches_the_api(corpus, capsys):
     train, test = corpus
     assert main(['perplexity', '--train', str(LM / 'train.txt'), '--test', str(LM / 'test.txt'), '--order', '3',
-                 '--smoothing', 'witten-bell', '--format', 'json']) == 0
+                 '--smoothing', 'witten-bell', '--compat', 'nltk', '--format', 'json']) == 0
     out = json.loads(capsys.readouterr().out)
     r = train_ngram_lm(train, 3, 'witten-bell', unk_cutoff=2).perplexity(test)
     assert {'perplexity', 'cross_entropy_bits', 'tokens', 'oov'} <= set(out)
     assert out['perplexity'] == pytest.approx(float(r), rel=1e-12) and out['tokens'] == r.tokens and out['oov'] == r.oov
     assert out['cross_entropy_bits'] == pytest.approx(math.log2(float(r)), rel=1e-12)
+
+
+def test_cli_perplexity_defaults_are_the_fields_and_nltk_is_named(corpus, capsys):
+    "Issue 21: the command's defaults are Kneser-Ney with D = 0.75 and one </s>; `--compat nltk` is nltk.lm's."
+    train, test = corpus
+    files = ['--train', str(LM / 'train.txt'), '--test', str(LM / 'test.txt'), '--format', 'json']
+    got = {}
+    for compat in ('field', 'nltk'):
+        for order in (2, 5):
+            assert main(['perplexity', *files, '--order', str(order), *(['--compat', compat] if compat == 'nltk' else [])]) == 0
+            got[compat, order] = json.loads(capsys.readouterr().out)
+    field = train_ngram_lm(train, 5, 'kneser-ney', unk_cutoff=2, padding='eos', discount=0.75).perplexity(test)
+    assert got['field', 5]['perplexity'] == pytest.approx(float(field), rel=1e-12)
+    assert 'padding:eos' in got['field', 5]['signature'] and 'discount:0.75' in got['field', 5]['signature']
+    nltk_like = train_ngram_lm(train, 5, 'kneser-ney', unk_cutoff=2).perplexity(test)   # NgramLM's defaults: nltk.lm's
+    assert got['nltk', 5]['perplexity'] == pytest.approx(float(nltk_like), rel=1e-12)
+    assert 'padding:nltk' in got['nltk', 5]['signature'] and 'discount:0.1' in got['nltk', 5]['signature']
+    # the trap of NLTK's conventions: the order-5 model looks better than the bigram only by its extra padding events
+    assert got['nltk', 5]['perplexity'] < got['nltk', 2]['perplexity']
+    assert got['field', 5]['perplexity'] > got['field', 2]['perplexity']
 
 
 def test_cli_perplexity_subprocess_text_and_infinite(tmp_path):

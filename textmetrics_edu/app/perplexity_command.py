@@ -10,25 +10,36 @@ from ..core import CommandSpec, register_command
 from ..lm.ngram_lm import SMOOTHINGS, read_sentences, train_ngram_lm
 
 # %% auto #0
-__all__ = []
+__all__ = ['PERPLEXITY_DEFAULTS']
 
 # %% ../../nbs/31_ngram_lm.ipynb #0d22c63c
+# the command's defaults by convention: the field's (Chen & Goodman's D = 0.75, one end-of-sentence token) or nltk.lm's
+PERPLEXITY_DEFAULTS = {'field': dict(padding='eos', kneser_ney_discount=0.75),
+                       'nltk': dict(padding='nltk', kneser_ney_discount=None)}   # None: NgramLM's own (NLTK's 0.1)
+
+
 def _ppl_arguments(p):
     p.add_argument('--train', required=True, metavar='FILE', help='training text, one sentence per line (UTF-8)')
     p.add_argument('--test', required=True, metavar='FILE', help='test text, one sentence per line (UTF-8)')
     p.add_argument('--order', type=int, default=3, help='n-gram order n (default 3)')
     p.add_argument('--smoothing', choices=SMOOTHINGS, default='kneser-ney', help='estimator (default kneser-ney)')
     p.add_argument('--unk-cutoff', type=int, default=2, help='training words seen fewer times become <UNK> (default 2)')
-    p.add_argument('--padding', choices=('nltk', 'eos'), default='nltk', help="n-1 </s> as nltk (default) or one </s>")
-    p.add_argument('--discount', type=float, help='Kneser-Ney (default 0.1) / absolute discounting (0.75) discount')
+    p.add_argument('--compat', choices=tuple(PERPLEXITY_DEFAULTS), default='field',
+                   help="defaults: 'field' (Kneser-Ney D = 0.75, one </s>) or 'nltk' (nltk.lm: D = 0.1, n-1 </s>)")
+    p.add_argument('--padding', choices=('nltk', 'eos'), help="n-1 </s> as nltk, or one </s> (default: from --compat)")
+    p.add_argument('--discount', type=float,
+                   help='Kneser-Ney / absolute discounting discount (default: 0.75; 0.1 for Kneser-Ney with --compat nltk)')
     p.add_argument('--gamma', type=float, help='Lidstone gamma (default 0.1)')
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
 # %% ../../nbs/31_ngram_lm.ipynb #40018523
 def _ppl_run(args) -> int:
-    opts = {k: v for k, v in (('discount', args.discount), ('gamma', args.gamma)) if v is not None}
+    d = PERPLEXITY_DEFAULTS[args.compat]
+    discount = args.discount
+    if discount is None and args.smoothing == 'kneser-ney': discount = d['kneser_ney_discount']
+    opts = {k: v for k, v in (('discount', discount), ('gamma', args.gamma)) if v is not None}
     lm = train_ngram_lm(read_sentences(args.train), args.order, args.smoothing, unk_cutoff=args.unk_cutoff,
-                        padding=args.padding, **opts)
+                        padding=args.padding or d['padding'], **opts)
     r = lm.perplexity(read_sentences(args.test))
     fin = lambda x: x if math.isfinite(x) else None
     if args.format == 'json':
