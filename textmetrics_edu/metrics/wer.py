@@ -23,8 +23,6 @@ from ..kernels.wer import (items as _items, reference_items as _reference, clear
                                         segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat,
                                         jiwer_words, jiwer_chars, WERStats)
 
-_all_ = ['jiwer_words', 'jiwer_chars', 'WERStats']  # (defined by the engine, which uses them; public here too)
-
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
            'WERCounts', 'WER_METRICS', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer',
@@ -32,6 +30,9 @@ __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 's
            'step', 'substitute', 'number_words', 'year_words', 'get_normalizer', 'segment_alignment',
            'alignment_counts', 'wer_statistics', 'rates', 'WERResult', 'WERErrors', 'read_trn', 'parse_alternations',
            'sclite_align', 'sclite_score', 'jiwer_words', 'jiwer_chars', 'WERStats']
+
+# %% ../../nbs/11_wer.ipynb #5de90177
+_all_ = ['jiwer_words', 'jiwer_chars', 'WERStats']  # (defined by the engine, which uses them; public here too)
 
 # %% ../../nbs/11_wer.ipynb #4302c479
 @dataclass(frozen=True)
