@@ -567,3 +567,25 @@ def test_public_names_still_importable_from_the_lesson():
     for name in ('porter_stem', 'perl_porter_stem', 'lcs_length', 'lcs_ref_indices', '_ngrams', '_skip_bigrams',
                  '_tokenize', '_clip'):
         assert getattr(rouge, name) is getattr(E, name), name
+
+
+def test_rougelsum_sentence_separator_and_the_cli_note(tmp_path):
+    "Issue 21: one segment per line carries no sentence breaks, so rougeLsum equalled rougeL on the command line."
+    import subprocess, sys
+    from pathlib import Path
+    from rouge_score import rouge_scorer
+    from textmetrics_edu import corpus_rouge
+    h, r = 'it was late <n> the cat sat on the mat', 'the cat sat on the mat <n> it was late'
+    lsum = corpus_rouge([h], [r], 'rougeLsum', sentence_separator='<n>')
+    want = rouge_scorer.RougeScorer(['rougeLsum']).score(r.replace(' <n> ', '\n'), h.replace(' <n> ', '\n'))['rougeLsum']
+    assert float(lsum) == pytest.approx(want.fmeasure, abs=1e-12) and float(lsum) == 1.0
+    assert float(corpus_rouge([h], [r], 'rougeL', sentence_separator='<n>')) < 0.7 and 'sep:<n>' in lsum.signature
+    (tmp_path / 'h.txt').write_text(h + '\n'); (tmp_path / 'r.txt').write_text(r + '\n')
+    exe = str(Path(sys.executable).parent / 'textmetrics-edu')
+    base = [exe, 'score', str(tmp_path / 'h.txt'), '-r', str(tmp_path / 'r.txt'), '-m', 'rougeL,rougeLsum', '--format', 'tsv']
+    p = subprocess.run(base, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and 'rougeLsum equals rougeL' in p.stderr
+    p = subprocess.run(base + ['--rouge-sentence-separator', '<n>'], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stderr == ''
+    rows = {l.split('\t')[1]: float(l.split('\t')[3]) for l in p.stdout.splitlines()[1:]}
+    assert rows['rougeLsum'] == pytest.approx(1.0) and rows['rougeL'] < 0.7

@@ -183,6 +183,10 @@ def run_score(args) -> int:
     for s in specs:
         if n_refs > 1 and not s.multi_ref: raise CliError(f"metric {s.name!r} takes one reference file, got {n_refs}")
     nseg = len(refs)
+    for s in specs:   # one segment per line carries no sentence break: rougeLsum would silently equal rougeL
+        if s.name == 'rougeLsum' and not _kwargs(s, args).get('sentence_separator'):
+            print("textmetrics-edu: note: rougeLsum equals rougeL on one-line segments (its sentences are lines); mark the "
+                  "sentence breaks with a token and give it: --rouge-sentence-separator '<n>'", file=sys.stderr)
     if args.explain is not None and not 1 <= args.explain <= nseg:
         raise CliError(f"--explain {args.explain}: segment numbers run from 1 to {nseg}")
     scale = 100.0 if args.percent else 1.0

@@ -326,15 +326,17 @@ class RougeSums:
 
 # %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):
-    "Once per corpus: one caching tokenizer for the call, shared by every segment."
+    "Once per corpus: one caching tokenizer for the call, shared by every segment (sentence separators read as newlines)."
     tok = _tok_fn(o['tokenize'], o['stem'], o['on_non_ascii'])
-    return [(tok, r) for r in refs]
+    sep = o['sentence_separator']
+    return [(tok, tuple(x.replace(sep, '\n') for x in r) if sep else r) for r in refs]
 
 
 def _rouge_segment(rouge_type):
     kind, n = _parse_type(rouge_type)
     def segment_stats(h, prepared, o):
         tok, refs = prepared
+        if o['sentence_separator']: h = h.replace(o['sentence_separator'], '\n')
         before = len(tok.lossy)
         s = _seg_stats(kind, n, h, refs, tok, dict(skip_gap=o['skip_gap'], weight=o['weight'],
                                                    w_denominator=o['w_denominator']), o['beta'], o['multi_ref'])
@@ -360,6 +362,7 @@ def _rouge_signature(rouge_type):
         extra = {}
         if kind in ('S', 'SU'): extra['gap'] = 'inf' if o['skip_gap'] is None else o['skip_gap']
         if kind == 'W': extra.update(w=o['weight'], wden=o['w_denominator'])
+        if o['sentence_separator']: extra['sep'] = o['sentence_separator']
         return make_signature(rouge_type, nrefs=nrefs, multi=o['multi_ref'], tok=o['tokenize'], stem=o['stem'],
                               beta=f"{o['beta']:g}", **extra)
     return signature
@@ -379,7 +382,10 @@ ROUGE_OPTIONS = (
     Option('w_denominator', str, 'perl', "ROUGE-W recall denominator: 'perl' f(f(m)) as ROUGE-1.5.5, 'paper' f(m)",
            choices=('perl', 'paper')),
     Option('on_non_ascii', str, 'warn', "'warn', 'raise' or 'ignore' when the ASCII tokenizers delete letters",
-           choices=('warn', 'raise', 'ignore')))
+           choices=('warn', 'raise', 'ignore')),
+    Option('sentence_separator', str, None, "a token marking sentence breaks in one-line text (e.g. '<n>', as in "
+           "CNN/DailyMail preprocessing): read as a newline, so rougeLsum/rougeW see the sentences; None: lines are "
+           "sentences (rouge-score)", nullable=True))
 
 
 @lru_cache(maxsize=None)
