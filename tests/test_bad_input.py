@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from textmetrics_edu.core import MetricInputError, StreamLayoutWarning, SegmentRefs, check_hyps, refs_from_streams, tokenize
+from textmetrics_edu.core import MetricInputError, SegmentRefs, check_hyps, refs_from_streams, tokenize
 from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu
 from textmetrics_edu.metrics.chrf import corpus_chrf, sentence_chrf
 from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge, _skip_bigrams, _ngrams
@@ -66,10 +66,11 @@ def test_chrf_best_reference_ties_as_sacrebleu():
             assert abs(float(corpus_chrf(hs, SegmentRefs(rs), **kw)) - t) < 1e-12, (hs, rs, kw)
 
 
-def test_stream_layout_ambiguity_warns_and_can_be_stated():
+def test_stream_layout_ambiguity_is_an_error_and_can_be_stated():
+    "Issue 21: a square layout only warned and scored one reading (61.64 against sacreBLEU's 83.88 on WMT-like data)."
     hyps = ['a b c d', 'e f g h']
     streams = [['a b c d', 'e f g h'], ['a b c x', 'e f g y']]
-    with pytest.warns(StreamLayoutWarning): corpus_bleu(hyps, streams)
+    with pytest.raises(MetricInputError, match=r'ambiguous.*SegmentRefs\(refs\).*refs_from_streams'): corpus_bleu(hyps, streams)
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         assert float(corpus_bleu(hyps, refs_from_streams(*streams))) == 1.0
