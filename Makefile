@@ -77,6 +77,10 @@ hooks: $(STAMP)
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && git config filter.nbclean.smudge cat; fi
 	@echo 'notebooks are saved and committed without outputs (Jupyter pre-save hook, git filter nbclean)'
+	@# a bare `nbdev_export` in this venv exports as `make export` does (tools/devhooks/textmetrics_edu_nbdev.py)
+	@$(PY) -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'textmetrics_edu_nbdev.pth').write_text( \
+	  str(pathlib.Path('tools/devhooks').resolve()) + '\nimport textmetrics_edu_nbdev\n')"
+	@echo 'nbdev_export in $(VENV) routes cells by role, as make export'
 
 setup: $(STAMP) system-deps export hooks
 

@@ -56,7 +56,7 @@ _LAZY: dict[str, str] = {}  # filled on first use
 
 
 def _lazy() -> dict[str, str]:
-    if not _LAZY: _LAZY.update(public_names(), load_metrics='core.registry')
+    if not _LAZY: _LAZY.update(public_names())
     return _LAZY
 
 
@@ -68,7 +68,7 @@ def load_metrics() -> dict:  # core.METRICS, with every metric module of the pac
 def __getattr__(name: str):
     "PEP 562: import the module defining `name` on first use (`METRICS`/`COMMANDS`: every metric module first)."
     if name == '__all__':
-        value = globals()['__all__'] = sorted(_lazy())
+        value = globals()['__all__'] = sorted({*_lazy(), 'load_metrics', 'public_names', 'API_PACKAGES'})
         return value
     mod = _lazy().get(name) if not name.startswith('__') else None
     if mod is None: raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -183,21 +183,20 @@ def run_score(args) -> int:
     for s in specs:
         if n_refs > 1 and not s.multi_ref: raise CliError(f"metric {s.name!r} takes one reference file, got {n_refs}")
     nseg = len(refs)
-    for s in specs:   # one segment per line carries no sentence break: rougeLsum would silently equal rougeL
-        if s.name == 'rougeLsum' and not _kwargs(s, args).get('sentence_separator'):
-            print("textmetrics-edu: note: rougeLsum equals rougeL on one-line segments (its sentences are lines); mark the "
-                  "sentence breaks with a token and give it: --rouge-sentence-separator '<n>'", file=sys.stderr)
     if args.explain is not None and not 1 <= args.explain <= nseg:
         raise CliError(f"--explain {args.explain}: segment numbers run from 1 to {nseg}")
     scale = 100.0 if args.percent else 1.0
     say = _progress(args)
-    results = []
+    results, caveats = [], set()
     for k, (name, hyps) in enumerate(systems.items(), 1):
         row = {'name': name, 'metrics': {}}
         for s in specs:
             say(f"[{k}/{len(systems)}] {name}: {s.name} on {nseg} segments")
             kw = _kwargs(s, args)
             r = s.corpus_fn(hyps, refs, **kw)
+            caveat = getattr(r, 'note', '')   # a caveat the metric attaches to its number (e.g. rougeLsum = rougeL)
+            if caveat and caveat not in caveats:
+                caveats.add(caveat); print(f"textmetrics-edu: note: {caveat}", file=sys.stderr)
             m = {'score': float(r) * scale, 'signature': r.signature}
             if args.segments: m['segments'] = [v * scale for v in _segment_scores(s, r, hyps, refs, kw)]
             if args.explain is not None: m['explain'] = _explain_segment(s, r, hyps, refs, kw, args.explain - 1)

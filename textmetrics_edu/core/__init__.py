@@ -13,5 +13,4 @@ from .text import *
 from .results import *
 from .results import _fmt
 from .protocol import *
-from .protocol import _opt_doc
 from .registry import *

@@ -272,8 +272,9 @@ class RougeResult(MetricResult):
     hyp_counts: tuple = ()  # per segment, precision denominators
     best_refs: tuple = ()  # per segment, the reference kept (-1: pooled)
     beta: float = 1
+    note: str = ''  # a caveat a reader of the number must see (e.g. rougeLsum on texts of one sentence each)
 
-    _hidden = ('seg_precision', 'seg_recall', 'seg_fmeasure', 'hits', 'ref_counts', 'hyp_counts', 'best_refs')
+    _hidden = ('seg_precision', 'seg_recall', 'seg_fmeasure', 'hits', 'ref_counts', 'hyp_counts', 'best_refs', 'note')
 
     @property
     def name(self): return self.rouge_type
@@ -319,10 +320,11 @@ class RougeSums:
     fmeasure: float
     segments: tuple = detail()  # per segment: its RougeStats
     lossy: tuple = detail()  # texts whose letters the ASCII tokenizer deleted (one warning per call)
+    one_sentence: tuple = detail()  # per segment: hypothesis and references each one sentence (line)
 
     def __add__(self, o: 'RougeSums') -> 'RougeSums':
         return RougeSums(self.precision + o.precision, self.recall + o.recall, self.fmeasure + o.fmeasure,
-                         self.segments + o.segments, self.lossy + o.lossy)
+                         self.segments + o.segments, self.lossy + o.lossy, self.one_sentence + o.one_sentence)
 
 # %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):
@@ -340,7 +342,8 @@ def _rouge_segment(rouge_type):
         before = len(tok.lossy)
         s = _seg_stats(kind, n, h, refs, tok, dict(skip_gap=o['skip_gap'], weight=o['weight'],
                                                    w_denominator=o['w_denominator']), o['beta'], o['multi_ref'])
-        return RougeSums(s.precision, s.recall, s.fmeasure, (s,), tuple(tok.lossy[before:]))
+        single = all(len(_sentences(x)) <= 1 for x in (h, *refs))
+        return RougeSums(s.precision, s.recall, s.fmeasure, (s,), tuple(tok.lossy[before:]), (single,))
     return segment_stats
 
 
@@ -348,7 +351,10 @@ def _rouge_score(rouge_type):
     def score(st: RougeSums, o, signature='', n_segments=1):
         if st.lossy: _warn_lossy(SimpleNamespace(lossy=list(st.lossy)), o['tokenize'])
         k, S = n_segments, st.segments
-        return RougeResult(score=st.fmeasure / k, signature=signature, rouge_type=rouge_type, precision=st.precision / k,
+        note = ("rougeLsum equals rougeL here: no text has more than one sentence (its sentences are its lines); mark "
+                "the sentence breaks with a token and give it as `sentence_separator` (CLI: --rouge-sentence-separator "
+                "'<n>')") if rouge_type == 'rougeLsum' and st.one_sentence and all(st.one_sentence) else ''
+        return RougeResult(note=note, score=st.fmeasure / k, signature=signature, rouge_type=rouge_type, precision=st.precision / k,
                            recall=st.recall / k, n_segments=k, seg_precision=tuple(s.precision for s in S),
                            seg_recall=tuple(s.recall for s in S), seg_fmeasure=tuple(s.fmeasure for s in S),
                            hits=tuple(s.hits for s in S), ref_counts=tuple(s.ref_count for s in S),
