@@ -40,6 +40,9 @@ setuptools.setup(
         'dev': dev_requirements,
         # Heavy, optional: the Hugging Face adapter of the perplexity module.
         'lm': ['torch', 'transformers'],
+        # Optional: scoring at scale (textmetrics_edu.scale) on Dask, and the Spark adapter.
+        'scale': ['dask[bag]>=2024.1', 'distributed>=2024.1'],
+        'spark': ['pyspark>=3.5'],
     },
     entry_points={'console_scripts': console_scripts, 'nbdev': [f"{cfg['lib_path']}={cfg['lib_path']}._modidx:d"]},
     zip_safe=False,
