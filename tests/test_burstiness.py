@@ -38,7 +38,7 @@ def test_table_equals_term_by_term(toks):
 
 def test_bad_input():
     for bad, match in [([1], 'at least 2'), ([0, 0], 'mean is 0'), ([1, -1], '>= 0'), ([1, math.nan], 'finite'),
-                       ('12', 'list of numbers'), ([1, 'x'], 'numbers only')]:
+                       ('12', 'list of numbers'), ([1, 'x'], 'not strings')]:
         with pytest.raises(MetricInputError, match=match): burstiness(bad)
     with pytest.raises(MetricInputError, match='at least 3'): term_burstiness(['a', 'b', 'a'], 'a')
     assert sentence_lengths('One. Two words! Three words here?') == [1, 2, 3]

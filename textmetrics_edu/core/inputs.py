@@ -8,7 +8,8 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['MetricInputError', 'TextmetricsWarning', 'TextmetricsDeprecationWarning', 'check_text', 'check_refs_of_segment',
-           'check_hyps', 'SegmentRefs', 'check_refs', 'check_corpus', 'check_seed', 'check_count', 'refs_from_streams']
+           'check_hyps', 'SegmentRefs', 'check_refs', 'check_corpus', 'check_seed', 'check_count', 'check_numbers',
+           'refs_from_streams']
 
 # %% ../../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -127,6 +128,30 @@ def check_count(n, name: str, minimum: int = 1) -> int:
         raise MetricInputError(f"`{name}` must be an int >= {minimum}, got {n!r}")
     return int(n)
 
+
+def check_numbers(x,  # a sequence of real numbers (list, tuple, 1-D array)
+                  name: str,  # the argument's name, for the message
+                  *, allow_nan: bool = False,  # NaN (or None, read as NaN: a missing value) allowed
+                  length: int | None = None,  # the required length, if any
+                  length_of: str = '',  # the argument whose length it must match (for the message)
+                 ) -> tuple[float, ...]:  # the values as floats
+    """A vector of real numbers: not a str, no bool, no str or other non-number element; NaN/None only where
+    `allow_nan`; `length` if given. Raises `MetricInputError` naming `name` (and the first bad element)."""
+    if isinstance(x, (str, bytes)) or _unordered(x) or not hasattr(x, '__len__') or not hasattr(x, '__getitem__'):
+        raise MetricInputError(f"`{name}` must be a sequence of numbers, got {_type_name(x)}")
+    out = []
+    for i, v in enumerate(x):
+        if v is None and allow_nan: out.append(float('nan')); continue
+        if isinstance(v, (bool, str, bytes)) or not isinstance(v, numbers.Real):
+            raise MetricInputError(f"`{name}[{i}]` must be a number, got {v!r}")
+        v = float(v)
+        if v != v and not allow_nan: raise MetricInputError(f"`{name}[{i}]` is NaN (a missing value is not allowed here)")
+        out.append(v)
+    if length is not None and len(out) != length:
+        raise MetricInputError(f"`{name}` has {len(out)} values, {'`' + length_of + '`' if length_of else 'expected'} "
+                               f"{'has ' if length_of else ''}{length}")
+    return tuple(out)
+
 # %% ../../nbs/00_core.ipynb #fe419f07
 def refs_from_streams(*streams: Sequence[str]) -> SegmentRefs:
     """Regroup reference *streams* (sacreBLEU's layout: one list per reference set, `stream[i]` the
@@ -137,6 +162,11 @@ def refs_from_streams(*streams: Sequence[str]) -> SegmentRefs:
     for k, s in enumerate(streams):
         if isinstance(s, str) or not _is_seq(s): raise MetricInputError(f"`streams[{k}]` must be a list of str")
         if len(s) != n: raise MetricInputError(f"`streams[{k}]` has {len(s)} segments, `streams[0]` has {n}")
+    for k, s in enumerate(streams):
+        for i, x in enumerate(s):
+            if x is not None and not isinstance(x, str):
+                raise MetricInputError(f"`streams[{k}][{i}]` is a {_type_name(x)}; a reference must be a str (or None: "
+                                       "no reference of this stream for that segment)")
     out = [[s[i] for s in streams if s[i] is not None] for i in range(n)]
     for i, r in enumerate(out):
         if not r: raise MetricInputError(f"segment {i} has no reference in any stream")

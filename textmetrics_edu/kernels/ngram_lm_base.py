@@ -3,6 +3,7 @@
 # %% ../../nbs/31_ngram_lm.ipynb #da3539e3
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from ..core import MetricInputError, make_signature
@@ -51,7 +52,8 @@ def check_lm_options(order: int, smoothing: str, gamma: float = 0.1, discount: f
         raise MetricInputError("`order` must be >= 2 for Kneser-Ney (its unigram level counts bigram types; "
                                "nltk.lm raises ZeroDivisionError for order 1)")
     if smoothing == 'laplace': gamma = 1.0
-    if not (isinstance(gamma, (int, float)) and gamma > 0): raise MetricInputError(f"`gamma` must be > 0, got {gamma!r}")
+    if isinstance(gamma, bool) or not (isinstance(gamma, (int, float)) and math.isfinite(gamma) and gamma > 0):
+        raise MetricInputError(f"`gamma` must be a finite number > 0, got {gamma!r}")
     if discount is None: discount = 0.1 if smoothing == 'kneser-ney' else 0.75
     if not (isinstance(discount, (int, float)) and 0 <= discount <= 1):
         raise MetricInputError(f"`discount` must be in [0, 1], got {discount!r}")

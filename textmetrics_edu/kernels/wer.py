@@ -14,9 +14,9 @@ from .edit_distance import (align_codes, ops_from_codes, reference_masks, levens
                                                    paused_gc, _LRU, _REFERENCE_MASKS)
 
 # %% auto #0
-__all__ = ['ALIGNERS', 'jiwer_words', 'jiwer_chars', 'words', 'items', 'reference_items', 'clear_reference_caches', 'use_aligner',
-           'rapidfuzz_distance', 'rapidfuzz_codes', 'segment_distance', 'segment_codes', 'expand_codes', 'WERStats',
-           'align_items', 'align_segments', 'Concat', 'cat', 'flat']
+__all__ = ['PURE_STEPS', 'ALIGNERS', 'jiwer_words', 'jiwer_chars', 'words', 'items', 'cacheable', 'reference_items',
+           'clear_reference_caches', 'use_aligner', 'rapidfuzz_distance', 'rapidfuzz_codes', 'segment_distance',
+           'segment_codes', 'expand_codes', 'WERStats', 'align_items', 'align_segments', 'Concat', 'cat', 'flat']
 
 # %% ../../nbs/11b_wer_engine.ipynb #bb047d35
 def jiwer_words(s: str) -> list[str]:
@@ -43,11 +43,20 @@ def items(text: str, unit: str, norm) -> tuple:
 
 # %% ../../nbs/11b_wer_engine.ipynb #ecabd30c
 _REFERENCE_ITEMS = _LRU(1 << 24)  # tokenised references of 2,000+ characters, 16 M characters in all
+PURE_STEPS: set = set()  # normalisation functions known to map a text to the same text on every call (the built-in ones)
+
+
+def cacheable(norm) -> bool:
+    """True if `norm` (None or a `Normalizer`) may key a cache: it has only steps registered in `PURE_STEPS`. A
+    user's callable may change behaviour between calls (a closure over a setting), so its results are never kept."""
+    if norm is None: return True
+    steps = getattr(norm, 'steps', None)
+    return isinstance(steps, tuple) and all(f in PURE_STEPS for _, f in steps)
 
 
 def reference_items(text: str, unit: str, norm) -> tuple:
-    "A reference's items (`items`), kept across calls for long references (their bitmasks too: `reference_masks`)."
-    if len(text) < 2000: return items(text, unit, norm)
+    "A reference's items (`items`), kept across calls for long references with a built-in normaliser (`cacheable`)."
+    if len(text) < 2000 or not cacheable(norm): return items(text, unit, norm)
     try: key = (text, unit, norm); got = _REFERENCE_ITEMS.get(key)
     except TypeError: key = got = None  # an unhashable normaliser: no caching
     if got is None:

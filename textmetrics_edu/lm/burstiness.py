@@ -49,6 +49,8 @@ def burstiness(values: Sequence[float],  # inter-event times or sentence lengths
     values = list(values)
     if any(isinstance(v, bool) or type(v).__name__ == 'bool_' for v in values):
         raise MetricInputError("`values` must be numbers, not booleans")
+    if any(isinstance(v, (str, bytes)) for v in values):  # float('3') would read it silently
+        raise MetricInputError("`values` must be numbers, not strings (convert them first, e.g. `[float(v) for v in values]`)")
     if np is None:  # without numpy (the browser): the same checks and statistics in pure Python
         try: a = [float(v) for v in values]
         except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None

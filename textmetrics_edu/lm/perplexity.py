@@ -53,6 +53,9 @@ def _as_sequences(logprobs, name: str = 'logprobs') -> list[np.ndarray]:
     out = []
     for k, s in enumerate(seqs):
         if isinstance(s, (str, bytes)): raise MetricInputError(f"`{name}[{k}]` is a str; expected numbers")
+        if isinstance(s, np.ndarray) and s.dtype.kind not in 'fiu' or not isinstance(s, np.ndarray) and any(
+                isinstance(x, (bool, np.bool_, str, bytes)) for x in s):  # numpy would read True as 1.0 and '-0.5' as -0.5
+            raise MetricInputError(f"`{name}[{k}]` holds a bool or str; expected log-probabilities (numbers)")
         try: a = np.asarray(s, dtype=np.float64)
         except (TypeError, ValueError): raise MetricInputError(f"`{name}[{k}]` must contain numbers only") from None
         if a.ndim != 1: raise MetricInputError(f"`{name}[{k}]` must be a flat list of numbers")
@@ -203,6 +206,9 @@ def cross_entropy(p: Sequence[float],  # the "true" distribution P (sums to 1)
     a, c, b = _check_dist(p, 'p'), _check_dist(q, 'q'), _check_base(base)
     if a.shape != c.shape: raise MetricInputError(f"`p` and `q` must have the same length, got {a.size} and {c.size}")
     if abs(a.sum() - 1) > 1e-6: raise MetricInputError(f"`p` sums to {a.sum():.6g}, not 1")
+    if abs(c.sum() - 1) > 1e-6:
+        raise MetricInputError(f"`q` sums to {c.sum():.6g}, not 1: a model's distribution must be normalised "
+                               "(an unnormalised q makes the cross-entropy meaningless; `softmax` normalises scores)")
     m = a > 0
     if (c[m] == 0).any(): return math.inf
     return float(-(a[m] * np.log(c[m])).sum() / math.log(b))

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from ..core import MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level
 from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_labels, classification_statistics, accuracy_from_stats,
-    mcc_from_stats, UndefinedMetricWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
+    mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
     _check_zero_division, _per_class_prf)
 
 # %% auto #0
@@ -97,7 +97,8 @@ def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', a
                                                "the result's `per_class_table()`; choose 'binary', 'micro', 'macro' or 'weighted'")
     if measure == 'f1' and beta != 1: raise MetricInputError(f"`measure='f1'` with beta={beta!r}: use measure='fbeta'")
     with warnings.catch_warnings():
-        if measure in ('accuracy', 'mcc'): warnings.simplefilter('ignore', UndefinedMetricWarning)  # P/R/F are extras here
+        if measure in ('accuracy', 'mcc'):  # P/R/F are extras here
+            warnings.simplefilter('ignore', UndefinedMetricWarning); warnings.simplefilter('ignore', IgnoredOptionWarning)
         p, r, f, _ = prf_from_stats(st, average=average, beta=beta, pos_label=pos_label, zero_division=zero_division)
     s = _select(st, average, pos_label)  # the table lists the averaged labels first
     with warnings.catch_warnings():

@@ -14,8 +14,8 @@ from ..core import MetricInputError, TextmetricsWarning
 
 # %% auto #0
 __all__ = ['AVERAGES', 'check_labels', 'ConfusionMatrix', 'confusion_html', 'ClassificationStats', 'classification_statistics',
-           'confusion_matrix', 'accuracy_from_stats', 'mcc_from_stats', 'UndefinedMetricWarning', 'per_class_prf',
-           'prf_from_stats']
+           'confusion_matrix', 'accuracy_from_stats', 'mcc_from_stats', 'UndefinedMetricWarning',
+           'IgnoredOptionWarning', 'per_class_prf', 'prf_from_stats']
 
 # %% ../../nbs/50_classification.ipynb #08a6bbc7
 def _label_kind(y, name: str) -> str:
@@ -163,6 +163,10 @@ class UndefinedMetricWarning(TextmetricsWarning):
     "A precision, recall or F-score was 0/0 and set to 0.0 (`zero_division='warn'`)."
 
 
+class IgnoredOptionWarning(TextmetricsWarning):
+    "An option was given that the other options make meaningless (scikit-learn warns the same way)."
+
+
 def _check_zero_division(zero_division):
     if isinstance(zero_division, str):
         if zero_division == 'warn': return 0.0
@@ -256,6 +260,9 @@ def prf_from_stats(st: ClassificationStats,  # from `classification_statistics`
                   ) -> tuple:  # (precision, recall, F-beta, support): floats in [0, 1] and None, or per-label tuples
     "Stage 2: precision, recall and F-beta averaged as asked: `sklearn.metrics.precision_recall_fscore_support`."
     s = _select(st, average, pos_label)
+    if average != 'binary' and pos_label not in (None, 1):  # scikit-learn's condition and advice
+        warnings.warn(f"pos_label={pos_label!r} is ignored when average={average!r} (it picks the positive class of "
+                      "average='binary' only); to score one class, pass labels=[pos_label]", IgnoredOptionWarning, stacklevel=2)
     k = s.n_selected
     if average == 'micro':
         tp, pr, tr = sum(s.tp[:k]), sum(s.predicted[:k]), sum(s.support[:k])

@@ -173,9 +173,19 @@ class MeteorSums:
         return MeteorSums(self.score_sum + o.score_sum, self.segments + o.segments)
 
 
+def _wordnet_of(o):
+    "The WordNet reader the options name (None without the synonym stage); `MetricInputError` for something else."
+    if not o['synonyms']: return None
+    wn = o['wordnet']
+    if wn is None: return load_wordnet()
+    if not (callable(getattr(wn, 'synsets', None)) and callable(getattr(wn, 'get_version', None))):
+        raise MetricInputError(f"METEOR: `wordnet` must be an NLTK WordNet reader (e.g. `load_wordnet()`), got {wn!r}")
+    return wn
+
+
 def _meteor_prepare(refs, o):
     "Once per corpus: WordNet (when the synonym stage is on) and the tokenized references."
-    wn = (o['wordnet'] if o['wordnet'] is not None else load_wordnet()) if o['synonyms'] else None
+    wn = _wordnet_of(o)
     return [(wn, [_tok(r, o['tokenize']) for r in rs]) for rs in refs]
 
 
@@ -197,7 +207,7 @@ def _meteor_score(st, o, signature='', n_segments=1):
 
 
 def _meteor_signature(o, nrefs):
-    wn = (o['wordnet'] if o['wordnet'] is not None else load_wordnet()) if o['synonyms'] else None
+    wn = _wordnet_of(o)
     stages = '+'.join(['exact'] + (['stem'] if o['stem'] else []) + (['wn'] if o['synonyms'] else []))
     return make_signature('METEOR', nrefs=nrefs, tok=o['tokenize'], case='lc' if o['lowercase'] else 'mixed',
                           stages=stages, wordnet=wn.get_version() if wn is not None else 'none',

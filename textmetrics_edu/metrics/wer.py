@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 from ..core import (MetricInputError, MetricResult, check_corpus, make_signature,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
-from ..kernels.wer import (items as _items, reference_items as _reference, clear_reference_caches,
+from ..kernels.wer import (items as _items, reference_items as _reference, clear_reference_caches, PURE_STEPS,
                                         segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat,
                                         jiwer_words, jiwer_chars, WERStats)
 
@@ -41,7 +41,11 @@ class Normalizer:
     steps: tuple = ()  # ((name, function), ...)
 
     def __call__(self, text: str) -> str:
-        for _, f in self.steps: text = f(text)
+        for name, f in self.steps:
+            text = f(text)
+            if not isinstance(text, str):
+                raise MetricInputError(f"`normalize`: the step {name!r} returned a {type(text).__name__} ({text!r:.60}); "
+                                       "every normalisation step must return a str")
         return text
 
     def __add__(self, other: 'Normalizer') -> 'Normalizer': return Normalizer(self.steps + other.steps)
@@ -121,6 +125,9 @@ spell_numbers = step('spell_numbers', lambda s: _NUM.sub(_spell, s))
 NUMBERS = lowercase + spell_numbers + remove_punctuation + collapse_whitespace
 
 NORMALIZERS = {'none': Normalizer(), 'basic': BASIC, 'numbers': NUMBERS}
+# the built-in steps always give the same output for the same text: the engine may cache what they produce
+PURE_STEPS.update(f for n in (BASIC, NUMBERS, lowercase, remove_punctuation, collapse_whitespace, spell_numbers)
+                  for _, f in n.steps)
 
 
 def get_normalizer(normalize) -> Normalizer | None:
@@ -416,6 +423,7 @@ def sclite_align(hyp: str, ref: str, *, case_sensitive: bool = False) -> dict:
 def sclite_score(hyp_trn: str | Path, ref_trn: str | Path) -> dict:
     "sclite's totals for two trn files: per-utterance counts, per-speaker and overall Corr/Sub/Del/Ins/Err and WER."
     hyps, refs = read_trn(hyp_trn), read_trn(ref_trn)
+    if not refs: raise MetricInputError(f"`ref_trn` ({ref_trn}) holds no utterance: WER of no reference words is undefined")
     if set(hyps) != set(refs): raise MetricInputError('`hyp_trn` and `ref_trn` have different utterance ids')
     utts = {u: sclite_align(hyps[u], refs[u]) for u in refs}
     tot = {k: sum(a[k] for a in utts.values()) for k in 'CSDIN'}

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature
+from ..core import MetricInputError, MetricResult, check_numbers, make_signature
 from .mos import ACR_SCALE, COLUMNS, ratings_records, _fmt_ci
 
 # %% auto #0
@@ -32,7 +32,14 @@ def krippendorff_alpha_by_hand(reliability_data: Sequence[Sequence[float]],  # r
     in plain Python: the lesson's version, checked against the `krippendorff` package."""
     if level_of_measurement not in ('nominal', 'ordinal', 'interval', 'ratio'):
         raise MetricInputError(f"`level_of_measurement` must be 'nominal', 'ordinal', 'interval' or 'ratio', got {level_of_measurement!r}")
-    units = list(zip(*reliability_data))  # one tuple of values per unit
+    if isinstance(reliability_data, (str, bytes)) or not hasattr(reliability_data, '__len__') or len(reliability_data) < 2:
+        raise MetricInputError(f"`reliability_data` must be a table of at least two raters' rows, got {reliability_data!r}"[:200])
+    rows = [check_numbers(r, f'reliability_data[{i}]', allow_nan=True) for i, r in enumerate(reliability_data)]
+    for i, r in enumerate(rows):
+        if len(r) != len(rows[0]):
+            raise MetricInputError(f"`reliability_data[{i}]` has {len(r)} units, row 0 has {len(rows[0])}: every rater's "
+                                   "row covers the same units (None or NaN where a rater did not rate one)")
+    units = list(zip(*rows))  # one tuple of values per unit
     o = Counter()  # coincidences o_ck: each ordered pair of values from different raters in a unit, weighted 1/(m_u - 1)
     for u in units:
         vals = [float(v) for v in u if v is not None and v == v]

@@ -6,13 +6,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_count, check_numbers, check_seed
 
 # %% auto #0
 __all__ = ['tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration', 'tie_calibration',
            'pairwise_p_values', 'soft_pairwise_accuracy']
 
 # %% ../../nbs/61_meta_eval.ipynb #90ed3302
+def _paired_vectors(metric, human, allow_nan: bool = False):
+    "Two number vectors of one length (`MetricInputError` naming `metric`/`human` otherwise)."
+    metric = check_numbers(metric, 'metric', allow_nan=allow_nan)
+    return metric, check_numbers(human, 'human', allow_nan=allow_nan, length=len(metric), length_of='metric')
+
+
+def _as_array(x, name: str, ndim: int):
+    "A float array of `ndim` dimensions (None read as NaN); `MetricInputError` naming `name` for ragged or non-numeric input."
+    import numpy as np
+    try:
+        a = np.array(x, dtype=float)
+    except (TypeError, ValueError):
+        raise MetricInputError(f"`{name}` must be a {'table' if ndim == 2 else 'list'} of numbers "
+                               f"({'rows of one length' if ndim == 2 else 'one level'}), got {x!r}"[:300]) from None
+    if a.ndim != ndim: raise MetricInputError(f"`{name}` must have {ndim} dimension(s), got {a.ndim}")
+    if isinstance(x, np.ndarray): bad = x.dtype.kind not in 'fiu'
+    else: bad = any(isinstance(v, (bool, str, bytes)) for v in np.asarray(x, dtype=object).ravel())
+    if bad:
+        raise MetricInputError(f"`{name}` holds a bool or str; expected numbers")
+    return a
+
+
 def _pearson(m, h):
     import scipy.stats
     if len(set(m)) < 2 or len(set(h)) < 2: return float('nan')
@@ -52,6 +74,7 @@ def kendall_variant(metric: Sequence[float],  # metric scores
                     variant: str = 'b',  # 'b', 'c' (as scipy), '23' or 'acc23' (Deutsch et al. 2023)
                    ) -> float:  # tau in [-1, 1] ('acc23': an accuracy in [0, 1]); NaN where undefined
     "Kendall's tau variants, as mt-metrics-eval's `KendallVariants` (epsilon 0)."
+    metric, human = _paired_vectors(metric, human, allow_nan=True)
     if variant in ('b', 'c'):
         return _kendall(metric, human, variant)
     if variant not in ('23', 'acc23'):
@@ -67,6 +90,9 @@ def kendall_like(metric: Sequence[float],  # metric scores of the cells of one g
                  threshold: float = 25.0,  # minimum |human difference| for a pair to count (WMT: 25 DA points)
                 ) -> tuple[float, int, int, int]:  # (tau in [-1, 1] (0 if no pair), pairs, concordant, discordant)
     "WMT DARR Kendall tau-like over the pairs whose human scores differ by at least `threshold` (mt-metrics-eval `KendallLike`)."
+    metric, human = _paired_vectors(metric, human)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not threshold == threshold or threshold < 0:
+        raise MetricInputError(f"`threshold` must be a number >= 0, got {threshold!r}")
     con = dis = 0
     for i in range(len(human)):
         for j in range(i + 1, len(human)):
@@ -82,6 +108,7 @@ def pairwise_accuracy(metric: Sequence[float],  # one metric score per system
                       human: Sequence[float],  # one human score per system, same order
                      ) -> tuple[float, int]:  # (accuracy in [0, 1], number of system pairs)
     "Share of system pairs the metric orders as the humans do (Kocmi et al. 2021; mt-metrics-eval `Agreement`)."
+    metric, human = _paired_vectors(metric, human)
     def sign(x): return (x > 0) - (x < 0)
     agree = n = 0
     for i in range(len(human)):
@@ -106,7 +133,11 @@ def _pair_arrays(rows):
     r = 0
     for k, (m, h) in enumerate(rows):
         if len(m) < 2: continue
-        m, h = np.asarray(m, float), np.asarray(h, float)
+        m, h = _as_array(m, f'rows[{k}] metric', 1), _as_array(h, f'rows[{k}] human', 1)
+        if m.shape != h.shape:
+            raise MetricInputError(f"`rows[{k}]`: the metric row has {len(m)} cells, the human row {len(h)}")
+        if np.isnan(m).any() or np.isnan(h).any():
+            raise MetricInputError(f"`rows[{k}]` holds NaN: drop the unjudged cells first (e.g. with `grouped_rows`)")
         i, j = np.triu_indices(len(m), 1)
         dm, dh = m[i] - m[j], h[i] - h[j]
         diffs.append(np.abs(dm))
@@ -147,7 +178,30 @@ def tie_calibration(rows: Sequence[tuple[Sequence[float], Sequence[float]]],  # 
     curve = start + np.cumsum(((good_tie - good) * inv * scale)[order]) / n_rows
     ths, vals = _best_threshold(diffs[order], curve, start)
     k = int(np.nanargmax(vals))
+    if np.count_nonzero(vals >= vals[k] - 1e-9) > 1:  # a near-tie for the best: rounding decides which epsilon wins
+        ths, vals = _sequential_curve(diffs, good, good_tie, row_of, n_rows, order, variant)
+        k = int(np.nanargmax(vals))
     return TieCalibration(float(vals[k]), float(ths[k]), tuple(ths.tolist()), tuple(vals.tolist()))
+
+
+def _sequential_curve(diffs, good, good_tie, row_of, n_rows, order, variant):
+    """The curve with mt-metrics-eval's own arithmetic (`tau_optimization`: a running total, one row's value taken
+    out and put back per pair, in Python floats), so that where two epsilons tie up to rounding the same one wins.
+    Used only then: the cumulative sum above gives the same curve up to a few ulps, much faster."""
+    import numpy as np
+    G, N = [0] * n_rows, [0] * n_rows  # per row: pairs counted correct (con + ties in both), all pairs
+    rows, gd, gt = row_of.tolist(), good.astype(int).tolist(), good_tie.astype(int).tolist()
+    for r, g in zip(rows, gd): G[r] += g; N[r] += 1
+    f = (lambda g, n: g / n) if variant == 'acc23' else (lambda g, n: (2 * g - n) / n)  # acc_23, tau_23 (exact ints)
+    total = sum(f(G[r], N[r]) for r in range(n_rows))
+    ths, taus = [0.0], [total / n_rows]
+    for p in order.tolist():
+        r = rows[p]
+        total -= f(G[r], N[r]); G[r] += gt[p] - gd[p]; total += f(G[r], N[r])
+        d = float(diffs[p])
+        if ths[-1] == d: taus[-1] = total / n_rows
+        else: ths.append(d); taus.append(total / n_rows)
+    return np.asarray(ths), np.asarray(taus)
 
 # %% ../../nbs/61_meta_eval.ipynb #a6d00de6
 def pairwise_p_values(seg_scores,  # systems x segments array of scores (no missing values)
@@ -176,6 +230,14 @@ def soft_pairwise_accuracy(metric_seg,  # systems x segments metric scores
                           ) -> float:  # 1 - pairwise confidence error, in [0, 1]; higher is better
     "Soft pairwise accuracy (Thompson et al. 2024): 1 - mean |p_human - p_metric| over system pairs (mt-metrics-eval PCE)."
     import numpy as np
+    metric_seg, human_seg = _as_array(metric_seg, 'metric_seg', 2), _as_array(human_seg, 'human_seg', 2)
+    if metric_seg.shape != human_seg.shape:
+        raise MetricInputError(f"`metric_seg` is {metric_seg.shape[0]} x {metric_seg.shape[1]}, `human_seg` "
+                               f"{human_seg.shape[0]} x {human_seg.shape[1]} (systems x segments): they must match")
+    if np.isnan(metric_seg).any() or np.isnan(human_seg).any():
+        raise MetricInputError("`metric_seg`/`human_seg` hold missing cells (None or NaN): soft pairwise accuracy needs "
+                               "every system scored on every segment")
+    n_permutations, seed = check_count(n_permutations, 'n_permutations'), check_seed(seed)
     ph = pairwise_p_values(human_seg, n_permutations, seed)
     pm = pairwise_p_values(metric_seg, n_permutations, seed)
     iu = np.triu_indices(ph.shape[0], 1)

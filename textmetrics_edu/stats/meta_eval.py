@@ -28,6 +28,13 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) or type(x).__module__ == 'numpy' and hasattr(x, 'dtype') and x.dtype.kind in 'iuf'
 
 
+def _check_darr_threshold(t) -> float:
+    "DARR's minimum human difference: a finite number >= 0 (NaN would silently count no pair)."
+    if not _is_number(t) or not math.isfinite(float(t)) or t < 0:
+        raise MetricInputError(f"`darr_threshold` must be a finite number >= 0, got {t!r}")
+    return float(t)
+
+
 def _check_number(x, what: str, allow_none: bool = False):
     if x is None and allow_none: return None
     if not _is_number(x):
@@ -352,6 +359,7 @@ def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment sc
     if resample not in RESAMPLE or (not seg and resample != 'systems'):
         raise MetricInputError(f"resample: expected one of {RESAMPLE} ('systems' only for system scores), got {resample!r}")
     if engine not in ('fast', 'readable'): raise MetricInputError(f"engine: expected 'fast' or 'readable', got {engine!r}")
+    darr_threshold = _check_darr_threshold(darr_threshold)
     value, extra = compute_statistic(M, H, seg, level, statistic, average_by, darr_threshold=darr_threshold)
     p = None
     if statistic in ('pearson', 'spearman', 'kendall', 'kendall_c') and (level == 'system' or average_by == 'none'):

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 from ..core import MetricInputError, make_signature, check_seed, check_count
 from .correlations import (
     _pearson, kendall_like, pairwise_accuracy, soft_pairwise_accuracy, tie_calibration)
-from .meta_eval import STATISTICS, _row_value, _system_vectors, correlate, grouped_rows, score_tables
+from .meta_eval import STATISTICS, _check_darr_threshold, _row_value, _system_vectors, correlate, grouped_rows, score_tables
 
 # %% auto #0
 __all__ = ['ComparisonResult', 'perm_both', 'williams_test', 'williams', 'significance_clusters', 'correlation_table']
@@ -78,6 +78,7 @@ def perm_both(metric_a: Mapping,  # scores of metric A, as in `correlate`
     if statistic not in STATISTICS or level not in STATISTICS[statistic][0]:
         raise MetricInputError(f"statistic: {statistic!r} is not a {level}-level statistic of {sorted(STATISTICS)}")
     seed, n_resamples = check_seed(seed), check_count(n_resamples, 'n_resamples')
+    darr_threshold = _check_darr_threshold(darr_threshold)
     if average_by is None: average_by = 'item' if statistic == 'darr' else 'none'
     _, Ma, H, seg = score_tables(metric_a, human_scores, min_systems=2 if level == 'segment' else 3)
     _, Mb, _, seg_b = score_tables(metric_b, human_scores, min_systems=2 if level == 'segment' else 3)

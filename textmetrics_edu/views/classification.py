@@ -26,7 +26,8 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', UndefinedMetricWarning)
             res = corpus_classification(parse_labels(predictions_text, 'predictions'), parse_labels(labels_text, 'labels'),
-                                        measure='fbeta', average=average, beta=beta, pos_label=pos_label, zero_division=zd)
+                                        measure='fbeta', average=average, beta=beta, zero_division=zd,
+                                        pos_label=pos_label if average == 'binary' else 1)  # (the control applies to binary only)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     fb = 'F1' if beta == 1 else f'F{beta:g}'
