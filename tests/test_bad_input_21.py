@@ -123,3 +123,10 @@ def test_tie_calibration_breaks_rounding_ties_as_mt_metrics_eval():
     for c in cases:
         r = tie_calibration(list(zip(c['metric'], c['human'])), c['variant'])
         assert r.threshold == c['threshold'] and abs(r.best - c['best']) < 1e-12, c['seed']   # the value: to rounding
+
+
+def test_bleu_prints_one_scale():
+    "Issue 21: `str(result)` printed the score in 0-1 and the precisions x100 on one line."
+    from textmetrics_edu.metrics.bleu import corpus_bleu
+    s = str(corpus_bleu(['the cat sat on the mat'], [['the cat sat on a mat']]))
+    assert s.startswith('BLEU = 0.') and '0-1 scale' in s and 'precisions 0.833/0.600/' in s, s

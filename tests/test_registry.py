@@ -84,6 +84,20 @@ def test_bare_string_and_empty_input_raise(name):
 
 
 @pytest.mark.parametrize('name', NAMES)
+def test_results_have_a_lossless_json_form_and_a_safe_markdown_table(name):
+    "Issue 21: `to_json()` reads back to the same numbers; the Markdown display escapes what it shows."
+    hyps, refs = ['the cat sat on the mat', 'a | dog [x](javascript:y)'], ['the cat sat on a mat', 'a dog']
+    if name in ('accuracy', 'f1', 'mcc'): hyps, refs = ['a', 'b', 'a'], ['a', 'b', 'b']
+    spec = METRICS[name]
+    res = spec.corpus_fn(hyps, [[r] for r in refs] if spec.multi_ref else refs)
+    back = json.loads(res.to_json())
+    assert back['metric'] == res.name and back['score'] == res.score or (back['score'] != back['score'] and res.score != res.score)
+    assert back == json.loads(json.dumps(back))   # plain JSON types all the way down
+    md = res._repr_markdown_()
+    assert '](javascript' not in md and '| dog' not in md.replace('\\|', '')
+
+
+@pytest.mark.parametrize('name', NAMES)
 def test_significance_accepts_every_metric_with_summable_statistics(name):
     from textmetrics_edu.stats.significance import paired_test
     m = METRICS[name].metric

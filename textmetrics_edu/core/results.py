@@ -30,6 +30,23 @@ def make_signature(metric: str, **opts) -> str:
     return '|'.join(parts + [f"version:textmetrics_edu-{__version__}"])
 
 
+def _md(s: str) -> str:
+    "Text as literal Markdown: HTML-escaped, then every Markdown mark (`|`, `[`, `*`, `_`, backtick, ...) backslash-escaped."
+    import re
+    return re.sub(r'([\\`*_{}\[\]()#+!|~>])', r'\\\1', html.escape(str(s), quote=False)).replace('\n', ' ')
+
+
+def _json_default(o):
+    "`json.dumps`'s fallback for what a result may hold: dataclasses, numpy scalars and arrays, sets, odd mappings."
+    from dataclasses import is_dataclass
+    from collections.abc import Mapping, Set
+    if is_dataclass(o) and not isinstance(o, type): return {f.name: getattr(o, f.name) for f in fields(o)}
+    if hasattr(o, 'tolist') and hasattr(o, 'dtype'): return o.tolist()
+    if isinstance(o, Mapping): return [[k, v] for k, v in o.items()]
+    if isinstance(o, Set): return sorted(o, key=repr)
+    raise TypeError(f"{type(o).__name__} is not JSON serializable")
+
+
 def _fmt(v) -> str:
     if isinstance(v, float): return f"{v:.6g}"
     if isinstance(v, (tuple, list)):
@@ -74,6 +91,15 @@ class MetricResult:
         "A JSON-ready dict of every field."
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.items()}
 
+    def to_json(self, **kwargs) -> str:
+        """The result as JSON text, `{"metric": name, field: value, ...}` (every field of `to_dict`), lossless for
+        numbers: floats are written with `repr` (they read back bit for bit), NaN and infinities as JavaScript's `NaN`,
+        `Infinity` (Python's `json.loads` reads them; pass `allow_nan=False` to refuse them). Nested statistics become
+        dicts, tuples lists, numpy scalars Python numbers, mappings with non-str keys lists of `[key, value]`.
+        `kwargs` go to `json.dumps` (e.g. `indent=2`). `json.dumps(result)` itself raises: use this or `to_dict`."""
+        import json
+        return json.dumps({'metric': self.name, **self.to_dict()}, default=_json_default, **kwargs)
+
     def explain(self) -> str:
         "The derivation of the score as text; subclasses give their metric's steps."
         return '\n'.join(f"{k} = {_fmt(v)}" for k, v in self.items())
@@ -81,8 +107,8 @@ class MetricResult:
     def __str__(self): return f"{self.name} = {self.score:.4f}"
 
     def _repr_markdown_(self):
-        rows = [f"| {html.escape(k)} | {html.escape(_fmt(v))} |" for k, v in self.items() if k not in self._hidden]
-        return f"**{html.escape(self.name)} = {self.score:.4f}**\n\n| field | value |\n|---|---|\n" + '\n'.join(rows)
+        rows = [f"| {_md(k)} | {_md(_fmt(v))} |" for k, v in self.items() if k not in self._hidden]
+        return f"**{_md(self.name)} = {self.score:.4f}**\n\n| field | value |\n|---|---|\n" + '\n'.join(rows)
 
     def _repr_html_(self):
         rows = ''.join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(_fmt(v))}</td></tr>"

@@ -186,9 +186,10 @@ class BLEUResult(MetricResult):
         return '\n'.join(lines)
 
     def __str__(self):
-        prec = '/'.join(f"{100 * p:.1f}" for p in self.precisions)
-        return (f"BLEU = {self.score:.4f} ({prec}; BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
-                f"hyp_len = {self.hyp_len} ref_len = {self.ref_len})")
+        "One line, every number on the score's 0-1 scale (sacreBLEU prints 0-100: x100 for its figures)."
+        prec = '/'.join(f"{p:.3f}" for p in self.precisions)
+        return (f"BLEU = {self.score:.4f} (0-1 scale; precisions {prec}; BP = {self.bp:.3f}, ratio = {self.ratio:.3f}, "
+                f"hyp_len = {self.hyp_len}, ref_len = {self.ref_len})")
 
 # %% ../../nbs/01_bleu.ipynb #55a12b76
 def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
