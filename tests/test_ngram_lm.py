@@ -285,3 +285,49 @@ def test_explorer_html():
     assert '<script>' not in render_ngram_lm_html(train + '\n<script>x</script>', '<script>')
     for bad in [('', 'a'), ('a b', 'a', dict(order=1)), ('a b', 'a', dict(smoothing='good-turing')), ('a', 'a', dict(order=0))]:
         assert "class='tme-error'" in render_ngram_lm_html(bad[0], bad[1], **(bad[2] if len(bad) > 2 else {}))
+
+
+def test_short_contexts_back_off_as_nltk():
+    """Issue 21: nltk.lm's `score(word, context)` with a context shorter than n-1 words (None too) backs off to that
+    order; `NgramLM.score` said it was nltk's but padded with <s> (now `score_padded`). Fuzzed against nltk.lm 3.10, and
+    the readable `ngram_prob` against the engine in both readings. Contexts longer than n-1: we use the last n-1 words
+    (nltk's interpolated models agree; its MLE/Lidstone look up an order the model lacks and give 0 or 1/|V|)."""
+    import random
+    from nltk.lm import (MLE, Lidstone, Laplace, WittenBellInterpolated, KneserNeyInterpolated,
+                         AbsoluteDiscountingInterpolated)
+    from nltk.lm.preprocessing import padded_everygram_pipeline
+    from textmetrics_edu.lm.ngram_lm import count_ngrams, ngram_prob, train_ngram_lm
+    kinds = {'mle': MLE, 'lidstone': lambda o: Lidstone(0.1, o), 'laplace': Laplace, 'witten-bell': WittenBellInterpolated,
+             'kneser-ney': KneserNeyInterpolated, 'absolute-discounting': AbsoluteDiscountingInterpolated}
+    rng, n = random.Random(3), 0
+    for _ in range(6):
+        text = [[rng.choice('abcdef') for _ in range(rng.randint(1, 7))] for _ in range(rng.randint(2, 6))]
+        for sm, K in kinds.items():
+            for order in (1, 2, 3):
+                if sm == 'kneser-ney' and order < 2: continue
+                tr, vocab = padded_everygram_pipeline(order, text)
+                nl = K(order); nl.fit(tr, vocab)
+                ours, C = train_ngram_lm(text, order=order, smoothing=sm), count_ngrams(text, order)
+                for w in list('abcz') + ['</s>']:
+                    for L in range(order):
+                        ctx = tuple(rng.choice(list('abcz') + ['<s>']) for _ in range(L))
+                        want = nl.score(w, ctx or None)
+                        assert ours.score(w, ctx) == pytest.approx(want, abs=1e-12), (sm, order, w, ctx)
+                        assert ngram_prob(C, w, ctx, sm) == pytest.approx(want, abs=1e-12)
+                        assert ngram_prob(C, w, ctx, sm, pad_context=True) == pytest.approx(ours.score_padded(w, ctx), abs=1e-12)
+                        n += 1
+    assert n >= 1000
+
+
+def test_nltk_entropy_of_unigrams_and_sums_to_one():
+    "NLTK's own test questions: a bigram model's entropy over unigrams, and p(. | 'a') summing to 1 over the vocabulary."
+    from nltk.lm import KneserNeyInterpolated, MLE
+    from nltk.lm.preprocessing import padded_everygram_pipeline
+    from textmetrics_edu.lm.ngram_lm import train_ngram_lm
+    text = [list('abcd'), list('egadbe')]
+    for K, sm in ((MLE, 'mle'), (KneserNeyInterpolated, 'kneser-ney')):
+        tr, v = padded_everygram_pipeline(2, text); nl = K(2); nl.fit(tr, v)
+        ours = train_ngram_lm(text, order=2, smoothing=sm)
+        assert ours.entropy([('a',), ('b',), ('c',)]) == pytest.approx(nl.entropy([('a',), ('b',), ('c',)]), abs=1e-12)
+        assert sum(ours.score(w, ('a',)) for w in ours.words) == pytest.approx(1.0, abs=1e-12)
+        assert sum(ours.score(w) for w in ours.words) == pytest.approx(1.0, abs=1e-12)

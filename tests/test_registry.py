@@ -98,6 +98,22 @@ def test_results_have_a_lossless_json_form_and_a_safe_markdown_table(name):
 
 
 @pytest.mark.parametrize('name', NAMES)
+def test_keyword_names_of_other_tools_are_accepted(name):
+    "Issue 21: predictions=/references= (HF evaluate) and hypotheses= (sacreBLEU) give the positional result."
+    hyps, refs = ['the cat sat on the mat', 'a dog barks'], ['the cat sat on a mat', 'the dog barks']
+    if name in ('accuracy', 'f1', 'mcc'): hyps, refs = ['a', 'b', 'a'], ['a', 'b', 'b']
+    spec = METRICS[name]
+    if spec.multi_ref: refs = [[r] for r in refs]
+    want = spec.corpus_fn(hyps, refs).score
+    for kw in (dict(predictions=hyps, references=refs), dict(hypotheses=hyps, references=refs), dict(hyps=hyps, refs=refs)):
+        got = spec.corpus_fn(**kw).score
+        assert got == want or (got != got and want != want), (name, kw.keys())
+    with pytest.raises(TypeError, match='twice'): spec.corpus_fn(hyps, refs, predictions=hyps)
+    if list(inspect.signature(unwrap(spec.corpus_fn)).parameters.values())[1].default is inspect.Parameter.empty:
+        with pytest.raises(TypeError, match='missing the references'): spec.corpus_fn(predictions=hyps)
+
+
+@pytest.mark.parametrize('name', NAMES)
 def test_significance_accepts_every_metric_with_summable_statistics(name):
     from textmetrics_edu.stats.significance import paired_test
     m = METRICS[name].metric

@@ -10,8 +10,8 @@ from typing import Any, Callable, Sequence
 from .inputs import MetricInputError, TextmetricsDeprecationWarning, _is_seq, check_corpus, check_refs_of_segment, check_text
 
 # %% auto #0
-__all__ = ['Option', 'validate_options', 'n_refs_label', 'Metric', 'corpus_fn', 'sentence_fn', 'detail', 'stats_row',
-           'stats_from_row']
+__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'n_refs_label', 'Metric', 'io_names', 'accepts_tool_names',
+           'corpus_fn', 'sentence_fn', 'detail', 'stats_row', 'stats_from_row']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -176,14 +176,63 @@ def _opt_doc(metric: Metric, sentence: bool) -> str:
     return '\n'.join(rows)
 
 
+HYP_NAMES = ('hypotheses', 'predictions', 'hypothesis', 'prediction')  # sacreBLEU, HF evaluate, jiwer, rouge-score
+REF_NAMES = ('references', 'reference', 'target')  # sacreBLEU and HF evaluate, jiwer, rouge-score
+_UNSET = object()
+
+
+def io_names(hyps, refs, opts: dict, fname: str, hyp: str = 'hyps', ref: str = 'refs', defaults: dict | None = None):
+    """`(hyps, refs)` from the arguments of `fname`, taking the keyword names users of other tools bring
+    (`HYP_NAMES`, `REF_NAMES`: `predictions=`/`references=` of Hugging Face evaluate, `hypotheses=` of sacreBLEU,
+    jiwer's `reference=`/`hypothesis=`, rouge-score's `target=`/`prediction=`) out of `opts`. Positionally the order
+    is always hypotheses first, then references (jiwer and rouge-score put the reference first: pass keywords).
+    Raises `TypeError` when one argument is given twice or not at all."""
+    got = {hyp: hyps, ref: refs}
+    for slot, names in ((hyp, HYP_NAMES), (ref, REF_NAMES)):
+        for n in names:
+            if n not in opts: continue
+            if got[slot] is not _UNSET:
+                raise TypeError(f"{fname}() got the {'hypotheses' if slot == hyp else 'references'} twice "
+                                f"(`{slot}` and `{n}=`): give one")
+            got[slot] = opts.pop(n)
+    for slot in (hyp, ref):
+        if got[slot] is _UNSET and defaults and slot in defaults: got[slot] = defaults[slot]
+        if got[slot] is _UNSET:
+            raise TypeError(f"{fname}() missing the {'hypotheses' if slot == hyp else 'references'}: "
+                            f"`{fname}({hyp}, {ref}, ...)`, hypotheses first")
+    return got[hyp], got[ref]
+
+
+def accepts_tool_names(fn: Callable) -> Callable:
+    "Decorator: `fn(hyps, refs, **options)` also accepts the keyword names of `io_names` (its signature is unchanged)."
+    import functools
+    import inspect
+    params = list(inspect.signature(fn).parameters.values())
+    hyp, ref = params[0].name, params[1].name
+    defaults = {p.name: p.default for p in params[:2] if p.default is not inspect.Parameter.empty}
+
+    @functools.wraps(fn)
+    def g(*args, **kw):
+        if len(args) > 2: return fn(*args, **kw)
+        a = list(args) + [_UNSET] * (2 - len(args))
+        if a[0] is _UNSET and hyp in kw: a[0] = kw.pop(hyp)
+        if a[1] is _UNSET and ref in kw: a[1] = kw.pop(ref)
+        h, r = io_names(a[0], a[1], kw, g.__name__, hyp, ref, defaults)
+        return fn(h, r, **kw)
+    return g
+
+
 def corpus_fn(metric: Metric, doc: str = '', name: str | None = None) -> Callable:
     "A `corpus_x(hyps, refs, *, options...)` function for `metric`, with a real signature listing its options."
+    @accepts_tool_names
     def f(hyps, refs, **opts): return metric.corpus(hyps, refs, **opts)
     f.__name__ = f.__qualname__ = name or f"corpus_{metric.name}"
     f.__module__ = getattr(metric.segment_stats, "__module__", __name__)  # the metric's module (docs, help, show_doc)
     f.__signature__ = _params(metric, [('hyps', Sequence[str]), ('refs', Sequence)], False)
     f.__doc__ = (doc or f"Corpus {metric.name}.") + (
         "\n\nhyps: one str per segment; refs[i]: the reference (str) or references (list of str) of segment i."
+        "\nHypotheses first, then references (jiwer and rouge-score take the reference first); the keyword names of "
+        "other tools work too: predictions=/references= (Hugging Face evaluate), hypotheses= (sacreBLEU)."
         "\nOptions (keyword-only; old spellings are accepted with a DeprecationWarning):\n" + _opt_doc(metric, False)
         + "\nRaises `MetricInputError` for malformed input or options.")
     f.metric = metric
@@ -192,6 +241,7 @@ def corpus_fn(metric: Metric, doc: str = '', name: str | None = None) -> Callabl
 
 def sentence_fn(metric: Metric, doc: str = '', name: str | None = None) -> Callable:
     "A `sentence_x(hyp, refs, *, options...)` function for `metric`, with a real signature listing its options."
+    @accepts_tool_names
     def f(hyp, refs, **opts): return metric.sentence(hyp, refs, **opts)
     f.__name__ = f.__qualname__ = name or f"sentence_{metric.name}"
     f.__module__ = getattr(metric.segment_stats, "__module__", __name__)  # the metric's module (docs, help, show_doc)

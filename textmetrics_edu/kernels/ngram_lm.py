@@ -75,9 +75,11 @@ def _lookup_ids(m, T, ends) -> list:
     return out
 
 # %% ../../nbs/31b_ngram_lm_engine.ipynb #d909ed1c
-def _event_probs(m, T, ends):
-    "Probability under model `m` of every predicted token (the last word of every order-n n-gram of the padded text)."
-    n, D, sm = m.order, m.discount, m.smoothing
+def _event_probs(m, T, ends, n: int | None = None):
+    """Probability under model `m` of every predicted token (the last word of every order-n n-gram of the padded text).
+    `n` < the model's order scores with a shorter context (nltk.lm's back-off for a short context: Kneser-Ney's top
+    level, with raw counts, is the model's order only)."""
+    n, D, sm = n or m.order, m.discount, m.smoothing
     idx = np.arange(T.size)
     start = idx[idx + n <= ends]  # the n-grams to score start here
     w = start + n - 1  # position of the predicted word
@@ -108,7 +110,7 @@ def _event_probs(m, T, ends):
         if sm == 'witten-bell':
             lam = types / (types + safe)
             new = (1 - lam) * count(k, p0) / safe + lam * p
-        elif sm == 'absolute-discounting' or k == n:
+        elif sm == 'absolute-discounting' or k == m.order:
             new = np.maximum(count(k, p0) - D, 0) / safe + D * types / safe * p
         else:  # Kneser-Ney, lower order: continuation counts
             tot = get(m.cont_total[k - 1], cid)
@@ -179,19 +181,47 @@ def _logprobs(self, sents: Sequence[Sequence[str]],  # test sentences (token lis
 
 
 def _score(self, word: str,  # the predicted word
-           context: Sequence[str] = (),  # the words before it (the last n-1 are used; OOV words become <UNK>)
-          ) -> float:  # p(word | context), as nltk.lm's `score`
-    "The probability of one word in one context (for checks; vectorised scoring is `logprobs`)."
+           context: Sequence[str] | None = (),  # the words before it (the last n-1 are used; OOV words become <UNK>)
+          ) -> float:  # p(word | context), as nltk.lm 3.10's `score`
+    """The probability of one word in one context (for checks; vectorised scoring is `logprobs`). A context shorter
+    than n-1 words (None or () too) is used as it is, as nltk.lm does: the model backs off to that order (a bigram
+    model's `score('b')` is its unigram probability). `score_padded` reads a short context as a sentence start."""
+    return _score_checked(self, word, context, pad=False)
+
+
+def _score_padded(self, word: str,  # the predicted word
+                  context: Sequence[str] = (),  # the words before it; a short context is left-padded with <s>
+                 ) -> float:  # p(word | <s>... + context)
+    "The probability of `word` after `context` read as the start of a sentence (`<s>` fills the missing words)."
+    return _score_checked(self, word, context, pad=True)
+
+
+def _logscore(self, word: str, context: Sequence[str] | None = ()) -> float:
+    "log2 of `score` (-inf for probability 0), as nltk.lm's `logscore`."
+    p = self.score(word, context)
+    return math.log2(p) if p > 0 else -math.inf
+
+
+def _entropy(self, text_ngrams) -> float:
+    """nltk.lm's `entropy`: minus the mean `logscore` of the last word of each n-gram given the words before it
+    (n-grams of any order up to the model's; no padding added). Bits per n-gram; `2 ** entropy` is nltk's perplexity."""
+    ngrams = [tuple(g) for g in text_ngrams]
+    if not ngrams: raise MetricInputError("`text_ngrams` is empty: entropy of no n-gram is undefined")
+    return -sum(self.logscore(g[-1], g[:-1]) for g in ngrams) / len(ngrams)
+
+
+def _score_checked(self, word, context, pad: bool) -> float:
     self._check_fitted()
+    if context is None: context = ()
     if not isinstance(word, str): raise MetricInputError(f"`word` must be a str, got {word!r}")
     if isinstance(context, str) or not isinstance(context, (list, tuple)):
         raise MetricInputError(f"`context` must be a list of str (the preceding words), got {context!r}")
     for i, t in enumerate(context):
         if not isinstance(t, str): raise MetricInputError(f"`context[{i}]` must be a str, got {t!r}")
     ctx = list(context)[-(self.order - 1):] if self.order > 1 else []
-    ctx = [BOS] * (self.order - 1 - len(ctx)) + ctx  # a short context is left-padded, like a sentence start
+    if pad: ctx = [BOS] * (self.order - 1 - len(ctx)) + ctx  # a short context is left-padded, like a sentence start
     T = np.asarray([self.index.get(t, self.unk_id) for t in ctx + [word]], dtype=np.int64)
-    return float(_event_probs(self, T, np.full(T.size, T.size))[0])
+    return float(_event_probs(self, T, np.full(T.size, T.size), n=T.size)[0])
 
 
 def _perplexity_stats(self, sents: Sequence[Sequence[str]],  # test sentences (token lists)
@@ -208,3 +238,4 @@ def _perplexity_stats(self, sents: Sequence[Sequence[str]],  # test sentences (t
 
 
 NgramLMEngine.logprobs, NgramLMEngine.score, NgramLMEngine.perplexity_stats = _logprobs, _score, _perplexity_stats
+NgramLMEngine.score_padded, NgramLMEngine.logscore, NgramLMEngine.entropy = _score_padded, _logscore, _entropy

@@ -97,12 +97,15 @@ def count_ngrams(sents: Sequence[Sequence[str]],  # training sentences (token li
 # %% ../../nbs/31_ngram_lm.ipynb #350b5d4c
 def ngram_prob(m: NgramCounts,  # the counts (`count_ngrams`)
                word: str,  # the predicted word (unknown words are <UNK>)
-               context: Sequence[str] = (),  # the words before it (the last n-1 are used; a short context is <s>-padded)
+               context: Sequence[str] = (),  # the words before it (the last n-1 are used; a shorter one: see `pad_context`)
                smoothing: str = 'kneser-ney',  # one of SMOOTHINGS
                *, gamma: float = 0.1,  # Lidstone's added count (Laplace: 1)
                discount: float | None = None,  # absolute discounting (default 0.75) / Kneser-Ney (default 0.1, as NLTK)
+               pad_context: bool = False,  # a short context: False backs off to its order (nltk.lm), True pads it with <s>
               ) -> float:  # p(word | context) in [0, 1], as nltk.lm 3.10's `score`
-    "The probability of `word` after `context` under `smoothing`, from the counts (the formulas of the table above)."
+    """The probability of `word` after `context` under `smoothing`, from the counts (the formulas of the table above).
+    A context shorter than n-1 words is used as it is (nltk.lm's `score`: a trigram model asked `p(c | b)` answers with
+    its bigram level), or read as a sentence start with `pad_context=True`."""
     if not isinstance(word, str): raise MetricInputError(f"`word` must be a str, got {word!r}")
     if isinstance(context, str) or not all(isinstance(t, str) for t in context):
         raise MetricInputError(f"`context` must be a list of str (the preceding words), got {context!r}")
@@ -111,17 +114,18 @@ def ngram_prob(m: NgramCounts,  # the counts (`count_ngrams`)
     known = set(m.vocab)
     w = word if word in known else UNK
     ctx = list(context)[-(n - 1):] if n > 1 else []
-    ctx = [BOS] * (n - 1 - len(ctx)) + ctx  # a short context is left-padded, like a sentence start
+    if pad_context: ctx = [BOS] * (n - 1 - len(ctx)) + ctx  # a short context read as a sentence start
     ctx = tuple(t if t in known else UNK for t in ctx)  # then unknown words (<s> too, if it is rare) become <UNK>
+    L = len(ctx)  # the order used is L + 1 (n unless the context is short)
     if smoothing in ('mle', 'laplace', 'lidstone'):
-        c, N = (m.counts[(w,)], m.n_tokens) if n == 1 else (m.counts[ctx + (w,)], m.context_total[ctx])
+        c, N = (m.counts[(w,)], m.n_tokens) if L == 0 else (m.counts[ctx + (w,)], m.context_total[ctx])
         if smoothing == 'mle': return c / N if N > 0 else 0.0
         return (c + gamma) / (N + len(m.vocab) * gamma)
     # interpolated estimators: start from the unigram distribution, then one order at a time
     if smoothing == 'kneser-ney': p = m.continuation[(w,)] / m.continuation_total[()]
     else: p = m.counts[(w,)] / m.n_tokens
-    for k in range(2, n + 1):
-        c = ctx[n - k:]  # the last k-1 words
+    for k in range(2, L + 2):
+        c = ctx[L + 1 - k:]  # the last k-1 words
         N, types = m.context_total[c], m.context_types[c]
         if N == 0: continue  # context never seen: keep the lower order's probability
         if smoothing == 'witten-bell':

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  check_refs, make_signature, Metric, Option, register_corpus_level, detail,
+                                  check_refs, make_signature, Metric, Option, register_corpus_level, detail, accepts_tool_names,
                                   n_refs_label)
 
 # %% auto #0
@@ -442,6 +442,7 @@ def _cider_corpus(metric: Metric, hyps, refs, **given) -> CIDErResult:
     return metric.score(total, o, signature=metric.signature(o, n_refs_label(refs)), n_segments=len(hyps))  # stage 3
 
 
+@accepts_tool_names
 def corpus_cider(hyps: Sequence[str],  # one candidate caption per image
                  refs: Sequence[str | Sequence[str]],  # refs[i]: the reference caption(s) of image i
                  *, variant: str = 'cider-d',  # 'cider-d' (pycocoevalcap 1.2 `Cider`, the COCO server) or 'cider' (no clipping, no penalty)
@@ -462,6 +463,7 @@ def corpus_cider(hyps: Sequence[str],  # one candidate caption per image
                          unseen_idf=unseen_idf, length=length, factor=factor, allow_empty=allow_empty)
 
 # %% ../../nbs/03_cider.ipynb #db77637f
+@accepts_tool_names
 def sentence_cider(hyp: str,  # the candidate caption of one image
                    refs: str | Sequence[str],  # its reference caption(s)
                    *, corpus_refs: Sequence[str | Sequence[str]] | None = None,  # the references of the OTHER images of the batch (>= 1 image)
@@ -496,6 +498,7 @@ def coco_sample_refs() -> tuple[tuple[str, ...], ...]:
 # %% ../../nbs/03_cider.ipynb #4eb395e1
 def _registered_corpus(metric: Metric):
     "The corpus function the CLI calls for `metric` (its fixed variant filled in)."
+    @accepts_tool_names
     def f(hyps, refs, **opts): return _cider_corpus(metric, hyps, refs, **opts)
     f.__name__ = f"corpus_{metric.name.replace('-', '_')}"
     return f

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level
+from ..core import MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level, accepts_tool_names
 from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_labels, classification_statistics, accuracy_from_stats,
     mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
@@ -115,6 +115,7 @@ def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', a
                                 s.labels[:s.n_selected], P, R, F, s.support, s.predicted, s.matrix, st.n)
 
 # %% ../../nbs/50_classification.ipynb #303add3b
+@accepts_tool_names
 def corpus_classification(hyps: Sequence,  # predicted labels, one per example (str, or int/bool)
                           refs: Sequence,  # gold labels, same length and kind
                           *, measure: str = 'f1',  # which number is the score: 'accuracy', 'precision', 'recall', 'f1', 'fbeta', 'mcc'
@@ -131,26 +132,32 @@ def corpus_classification(hyps: Sequence,  # predicted labels, one per example (
                                      average=average, beta=beta, pos_label=pos_label, zero_division=zero_division)
 
 # %% ../../nbs/50_classification.ipynb #f8e642a4
+@accepts_tool_names
 def corpus_accuracy(hyps, refs, *, average: str = 'macro', **kw) -> ClassificationResult:
     "(`average` only sets the P/R/F fields, default macro) `corpus_classification(..., measure='accuracy')`: fraction of correct predictions."
     return corpus_classification(hyps, refs, measure='accuracy', average=average, **kw)
 
+@accepts_tool_names
 def corpus_precision(hyps, refs, **kw) -> ClassificationResult:
     "`corpus_classification(..., measure='precision')`."
     return corpus_classification(hyps, refs, measure='precision', **kw)
 
+@accepts_tool_names
 def corpus_recall(hyps, refs, **kw) -> ClassificationResult:
     "`corpus_classification(..., measure='recall')`."
     return corpus_classification(hyps, refs, measure='recall', **kw)
 
+@accepts_tool_names
 def corpus_f1(hyps, refs, **kw) -> ClassificationResult:
     "`corpus_classification(..., measure='f1')`: F1 averaged as `average` (default 'binary', `pos_label=1`)."
     return corpus_classification(hyps, refs, measure='f1', **kw)
 
+@accepts_tool_names
 def corpus_fbeta(hyps, refs, *, beta: float, **kw) -> ClassificationResult:
     "`corpus_classification(..., measure='fbeta', beta=beta)`."
     return corpus_classification(hyps, refs, measure='fbeta', beta=beta, **kw)
 
+@accepts_tool_names
 def corpus_mcc(hyps, refs, *, average: str = 'macro', **kw) -> ClassificationResult:
     "(`average` only sets the P/R/F fields, default macro) `corpus_classification(..., measure='mcc')`: the Matthews correlation coefficient (multiclass: Gorodkin's R_K)."
     return corpus_classification(hyps, refs, measure='mcc', average=average, **kw)
@@ -313,6 +320,7 @@ MCC = _clf_metric('mcc', 'macro', 'Matthews correlation coefficient of predicted
 # %% ../../nbs/50_classification.ipynb #b95a7a36
 def _registered_corpus(metric: Metric, fn):
     "The corpus function the CLI calls: labels as read from files (str), options validated by the spec, then `fn`."
+    @accepts_tool_names
     def f(hyps, refs, **opts):
         if 'zero_division' in opts: opts['zero_division'] = _zero_division_arg(opts['zero_division'])
         if isinstance(opts.get('labels'), str): opts['labels'] = parse_labels(opts['labels'], 'labels')

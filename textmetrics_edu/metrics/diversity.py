@@ -15,7 +15,7 @@ from typing import Sequence
 from functools import partial
 
 from ..core import (MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
-                                  Metric, Option, TOKENIZERS, register, _fmt)
+                                  Metric, Option, TOKENIZERS, register, _fmt, accepts_tool_names)
 from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, _checked, _bleu_from_stats
 
 # %% auto #0
@@ -59,6 +59,7 @@ class DistinctResult(MetricResult):
             f"score ({self.level}) = {self.score:.6f}"])
 
 # %% ../../nbs/32_diversity.ipynb #72c72cdb
+@accepts_tool_names
 def corpus_distinct(hyps: Sequence[str],  # the generated samples, one str each
                     refs=None,  # ignored (distinct-n uses no references; accepted so the CLI can pass them)
                     *, n: int = 2,  # n-gram order
@@ -86,6 +87,7 @@ def corpus_distinct(hyps: Sequence[str],  # the generated samples, one str each
                           tuple(per), len(hyps), len(per) - len(kept))
 
 
+@accepts_tool_names
 def sentence_distinct(hyp: str,  # one sample
                       refs=None,  # ignored
                       *, n: int = 2, tokenize: str = '13a', lowercase: bool = False,
@@ -150,6 +152,7 @@ def self_bleu_statistics(hyps: Sequence[str],  # the samples (at least 2)
     return out
 
 # %% ../../nbs/32_diversity.ipynb #978e9fe5
+@accepts_tool_names
 def self_bleu(hyps: Sequence[str],  # the samples of one system (at least 2)
               refs=None,  # ignored (self-BLEU compares the samples with each other; accepted for the CLI)
               *, max_order: int = 4,  # BLEU's highest n-gram order

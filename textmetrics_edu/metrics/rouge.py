@@ -15,7 +15,8 @@ from types import SimpleNamespace
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature, _fmt,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning,
+                                  accepts_tool_names)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
 # LCS): see the "under the hood" notebook
 from ..kernels.stem import porter_stem, perl_porter_stem
@@ -403,10 +404,12 @@ def rouge_metric(rouge_type: str = 'rougeL') -> Metric:
                   description=_ROUGE_DESC.get(rouge_type, f"{rouge_type} F"))
 
 # %% ../../nbs/20_rouge.ipynb #329f3d50
+@accepts_tool_names
 def corpus_rouge(hyps, refs, rouge_type='rougeL', **opts):
     return rouge_metric(rouge_type).corpus(hyps, refs, **opts)
 
 
+@accepts_tool_names
 def sentence_rouge(hyp, refs, rouge_type='rougeL', **opts):
     return rouge_metric(rouge_type).sentence(hyp, refs, **opts)
 
