@@ -130,3 +130,30 @@ def test_bleu_prints_one_scale():
     from textmetrics_edu.metrics.bleu import corpus_bleu
     s = str(corpus_bleu(['the cat sat on the mat'], [['the cat sat on a mat']]))
     assert s.startswith('BLEU = 0.') and '0-1 scale' in s and 'precisions 0.833/0.600/' in s, s
+
+
+def test_live_explorers_answer_any_typed_value_with_html():
+    "Issue 21: `render_call` raised a raw exception for a non-numeric value in a numeric control; now every control of "
+    "every site explorer answers every value with HTML (an error box where the value cannot be used)."
+    from textmetrics_edu.app.live import site_explorer, site_explorer_names
+    names = site_explorer_names()
+    assert len(names) >= 15
+    for name in names:
+        le = site_explorer(name)
+        for k, c in le.controls.items():
+            if c.kind == 'fixed': continue
+            for raw in ('abc', '', None, 'nan', '1e999', [1], {'x': 1}, '2.5', '-99999', True):
+                out = le.render(**{k: raw})
+                assert isinstance(out, str) and out, (name, k, raw)
+                if c.kind in ('int', 'float') and raw in ('abc', '', None, 'nan', '1e999'):
+                    assert 'tme-error' in out, (name, k, raw)
+
+
+def test_rouge_n_is_one_to_nine_as_rouge_score():
+    "Issue 21: rouge-score accepts rouge1..rouge9; 'rouge10' scored 0.0 here."
+    from rouge_score import rouge_scorer
+    from textmetrics_edu.metrics.rouge import sentence_rouge
+    with pytest.raises(ValueError): rouge_scorer.RougeScorer(['rouge10']).score('a b c', 'a b c')
+    for t in ('rouge10', 'rouge12', 'rouge0'):
+        bad('`rouge_type`', sentence_rouge, 'a b c', 'a b c', t)
+    assert float(sentence_rouge('a b c d e f g h i', 'a b c d e f g h i', 'rouge9')) == 1.0

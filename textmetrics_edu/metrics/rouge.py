@@ -136,9 +136,12 @@ def _parse_type(rouge_type: str):
     if not isinstance(rouge_type, str):
         raise MetricInputError(f"`rouge_type` must be a str such as 'rouge1' or 'rougeL', got {rouge_type!r}")
     m = re.fullmatch(r'rouge([1-9][0-9]*)', rouge_type)
+    if m and len(m.group(1)) > 1:  # rouge-score's pattern is rouge[0-9]: 'rouge10' is refused there, not scored 0
+        raise MetricInputError(f"`rouge_type` {rouge_type!r}: N is 1 to 9 (rouge-score 0.1.2 accepts rouge1..rouge9 only; "
+                               "an n-gram of 10 or more words almost never matches, so such a score is 0 by construction)")
     if m: return 'N', int(m.group(1))
     if rouge_type in ('rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'): return rouge_type[5:], None
-    raise MetricInputError(f"`rouge_type` must be 'rougeN' (N >= 1, e.g. 'rouge2'), 'rougeL', 'rougeLsum', 'rougeW', "
+    raise MetricInputError(f"`rouge_type` must be 'rougeN' (N from 1 to 9, e.g. 'rouge2'), 'rougeL', 'rougeLsum', 'rougeW', "
                            f"'rougeS' or 'rougeSU', got {rouge_type!r}")
 
 # %% ../../nbs/20_rouge.ipynb #562f1402

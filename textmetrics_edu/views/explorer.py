@@ -52,12 +52,25 @@ def value_of(c: dict,  # a control as a dict (`dataclasses.asdict(Control)`)
     if k in ('text', 'para', 'choice'): return str(raw)
     if k == 'lines': return [s for s in str(raw).split('\n') if s.strip()]
     if k == 'csv': return [s.strip() for s in str(raw).split(',')]
+    what = c['label'] or 'the value'
     if k == 'numbers':
-        try: return [float(x) for x in str(raw).split(',')]
-        except ValueError: raise LiveInputError(f"{c['label'] or 'the values'} must be numbers separated by commas")
-    if k == 'int': return int(raw)
-    if k == 'float': return float(raw)
-    if k == 'flag': return bool(raw)
+        try: xs = [float(x) for x in str(raw).split(',')]
+        except ValueError: raise LiveInputError(f"{c['label'] or 'the values'} must be numbers separated by commas") from None
+        if not all(x - x == 0 for x in xs): raise LiveInputError(f"{c['label'] or 'the values'} must be finite numbers")
+        return xs
+    if k in ('int', 'float'):  # a number typed into a box: anything else is a message, never a traceback
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise LiveInputError(f"{what} must be a {'whole ' if k == 'int' else ''}number")
+        try: x = float(raw)
+        except ValueError: raise LiveInputError(f"{what} must be a {'whole ' if k == 'int' else ''}number, not {str(raw)[:40]!r}") from None
+        if x - x != 0: raise LiveInputError(f"{what} must be a finite number")
+        if k == 'int' and x != int(x): raise LiveInputError(f"{what} must be a whole number, not {x:g}")
+        if c.get('min') is not None and x < c['min'] or c.get('max') is not None and x > c['max']:
+            raise LiveInputError(f"{what} must be between {c['min']:g} and {c['max']:g}, not {x:g}")
+        return int(x) if k == 'int' else x
+    if k == 'flag':
+        if isinstance(raw, str) and raw.lower() in ('true', 'false'): return raw.lower() == 'true'
+        return bool(raw)
     if k == 'fixed': return c['value']
     raise ValueError(f'unknown control kind {k!r}')
 
