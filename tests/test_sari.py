@@ -42,7 +42,7 @@ def test_asset_corpus_equals_each_tool(asset, system, convention):
     assert abs(ours - TOOLS['asset'][system][KEYS[convention]]) < EPS
 
 
-@pytest.mark.parametrize('system', ['first_clause', 'human_simp0'])
+@pytest.mark.parametrize('system', [pytest.param('first_clause', marks=pytest.mark.slow), 'human_simp0'])
 def test_asset_operation_scores_and_sentences(asset, system):
     src, refs, systems = asset
     r = corpus_sari(systems[system], refs, sources=src)
