@@ -93,6 +93,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                             method='all', confidence=0.9, n_samples=500),
                    meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'),
                    ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
+                   sari=dict(a0='About 95 species are now accepted .', convention='hf'),
+                   gec_gleu=dict(a0='New technology has been introduced into society .', max_order=2),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
                                      metric='chrf', n_samples=50, seed=7))
     code = _BLOCKED + f"""
@@ -114,6 +116,7 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'tme-error' not in got['mos'][1] + got['meta_eval'][1]
     assert 'perplexity = inf' in got['ngram_lm'][1] and 'perplexity = ' in got['ngram_lm'][0]
     assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
+    assert 'SARI = ' in got['sari'][1] and 'GLEU = ' in got['gec_gleu'][1]   # the rewriting metrics, not an error box
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"

@@ -37,6 +37,16 @@ def markdown_of(nb: str) -> str:
                      if c['cell_type'] == 'markdown')
 
 
+def example_corpus(name, hyps=('the cat sat on the mat', 'a dog barks'), refs=('the cat sat on a mat', 'the dog barks')):
+    "A small corpus in the form metric `name` takes: labels for classification, sources with the references for rewriting."
+    spec = METRICS[name]
+    hyps, refs = list(hyps), list(refs)
+    if name in ('accuracy', 'f1', 'mcc'): return ['a', 'b', 'a'], ['a', 'b', 'b']
+    if 'sources' in inspect.signature(unwrap(spec.corpus_fn)).parameters:   # rewriting metrics (SARI, GEC GLEU)
+        return hyps, textmetrics_edu.with_sources(['the cat sat on the mat .', 'a dog is barking'], refs)
+    return hyps, ([[r] for r in refs] if spec.multi_ref else refs)
+
+
 def test_the_registry_is_not_empty():
     assert len(NAMES) >= 20 and {'bleu', 'chrf', 'ter', 'wer', 'rougeL', 'meteor', 'cider-d'} <= set(NAMES)
 
@@ -86,10 +96,8 @@ def test_bare_string_and_empty_input_raise(name):
 @pytest.mark.parametrize('name', NAMES)
 def test_results_have_a_lossless_json_form_and_a_safe_markdown_table(name):
     "Issue 21: `to_json()` reads back to the same numbers; the Markdown display escapes what it shows."
-    hyps, refs = ['the cat sat on the mat', 'a | dog [x](javascript:y)'], ['the cat sat on a mat', 'a dog']
-    if name in ('accuracy', 'f1', 'mcc'): hyps, refs = ['a', 'b', 'a'], ['a', 'b', 'b']
-    spec = METRICS[name]
-    res = spec.corpus_fn(hyps, [[r] for r in refs] if spec.multi_ref else refs)
+    hyps, refs = example_corpus(name, ['the cat sat on the mat', 'a | dog [x](javascript:y)'])
+    res = METRICS[name].corpus_fn(hyps, refs)
     back = json.loads(res.to_json())
     assert back['metric'] == res.name and back['score'] == res.score or (back['score'] != back['score'] and res.score != res.score)
     assert back == json.loads(json.dumps(back))   # plain JSON types all the way down
@@ -100,10 +108,8 @@ def test_results_have_a_lossless_json_form_and_a_safe_markdown_table(name):
 @pytest.mark.parametrize('name', NAMES)
 def test_keyword_names_of_other_tools_are_accepted(name):
     "Issue 21: predictions=/references= (HF evaluate) and hypotheses= (sacreBLEU) give the positional result."
-    hyps, refs = ['the cat sat on the mat', 'a dog barks'], ['the cat sat on a mat', 'the dog barks']
-    if name in ('accuracy', 'f1', 'mcc'): hyps, refs = ['a', 'b', 'a'], ['a', 'b', 'b']
+    hyps, refs = example_corpus(name)
     spec = METRICS[name]
-    if spec.multi_ref: refs = [[r] for r in refs]
     want = spec.corpus_fn(hyps, refs).score
     for kw in (dict(predictions=hyps, references=refs), dict(hypotheses=hyps, references=refs), dict(hyps=hyps, refs=refs)):
         got = spec.corpus_fn(**kw).score
@@ -122,6 +128,8 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
     base = ['the cat sat on a mat', 'the dog barked', 'it rains', 'we like tea']
     refs = ['the cat sat on the mat', 'the dog barked loudly', 'it is raining', 'we like green tea']
     if name in ('accuracy', 'f1', 'mcc'): hyps, base, refs = ['a', 'b', 'a', 'b'], ['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b']
+    if 'sources' in inspect.signature(unwrap(METRICS[name].corpus_fn)).parameters:   # rewriting metrics (SARI)
+        refs = textmetrics_edu.with_sources(base, refs)   # each segment's source rides with its references
     res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
     assert res is not None
 

@@ -1,4 +1,5 @@
 "Every option of a call is validated once (by its `Option`), and a tokenizer is looked up once per call, not per segment."
+import inspect
 import sys
 from collections import Counter
 
@@ -60,7 +61,8 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyps, refs = (LABELS_H, LABELS_R) if name in CLASSIFICATION else (H, R)
     if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
-    spec.corpus_fn(hyps, refs, **_explicit_options(spec))
+    extra = {'sources': hyps} if 'sources' in inspect.signature(spec.corpus_fn).parameters else {}   # SARI: a source each
+    spec.corpus_fn(hyps, refs, **_explicit_options(spec), **extra)
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
     if spec.metric.aggregate != 'corpus':  # every option given was checked (once); 'corpus': the function checks its own
         assert set(option_checks) >= set(_explicit_options(spec)), dict(option_checks)
@@ -71,7 +73,8 @@ def test_sentence_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyp, refs = (LABELS_H[0], LABELS_R[0]) if name in CLASSIFICATION else (H[1], R[1])
     if name.startswith('distinct'): refs = None
-    spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True))
+    extra = {'source': hyp} if 'source' in inspect.signature(spec.sentence_fn).parameters else {}   # SARI: its source
+    spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True), **extra)
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
 
 

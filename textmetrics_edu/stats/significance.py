@@ -47,11 +47,12 @@ def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
     return _matrix([stats_row(s) for s in m.stats(hyps, refs, o)])
 
 
-def _scorer(metric: str, opts: dict, n_segments: int = 1):
-    "A function row -> score of the metric (validated once; the statistics' shape from a one-word segment)."
+def _scorer(metric: str, opts: dict, n_segments: int = 1, example=None):
+    """A function row -> score of the metric (validated once; the statistics' shape from a one-word segment, or from
+    `example` = (hyps, refs) of one checked segment: SARI's references must carry their source)."""
     m = _metric(metric)
     o = m.opts(opts)
-    template = m.stats(('a',), (('a',),), o)[0]
+    template = m.stats(*(example or (('a',), (('a',),))), o)[0]
     return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
 
 
@@ -129,7 +130,7 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
     bl = stats_matrix(baseline, refs, metric, **opts)
     sy = stats_matrix(system, refs, metric, **opts)
     n = len(bl)
-    f = _scorer(metric, opts, n)
+    f = _scorer(metric, opts, n, example=(baseline[:1], refs[:1]))
     bl_score, sy_score = f(bl.sum(0)), f(sy.sum(0))
     diff = abs(bl_score - sy_score)
     rng = np.random.default_rng(seed)
@@ -161,7 +162,8 @@ def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
                  **opts) -> tuple[float, float]:  # (mean, half-width of the 95% interval), in the metric's unit
     "Bootstrap mean and 95% confidence half-width of one system's corpus score (sacreBLEU's `--confidence`)."
     check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
+    hyps, refs = check_corpus(hyps, refs)
     M = stats_matrix(hyps, refs, metric, **opts)
-    f = _scorer(metric, opts, len(M))
+    f = _scorer(metric, opts, len(M), example=(hyps[:1], refs[:1]))
     idx = np.random.default_rng(seed).choice(len(M), size=(n_samples, len(M)), replace=True)
     return _estimate_ci(np.array([f(M[i].sum(0)) for i in idx]))

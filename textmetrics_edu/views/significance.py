@@ -48,7 +48,7 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
         bl = [stats_row(s) for s in spec.stats(hy['baseline'], refs, o)]
         sy = [stats_row(s) for s in spec.stats(hy['system'], refs, o)]
         n = len(bl)
-        f = _scorer(metric, {}, n)
+        f = _scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     total = lambda rows, idx: [sum(col) for col in zip(*(rows[i] for i in idx))]
