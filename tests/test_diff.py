@@ -89,6 +89,20 @@ def test_sentence_level_smoothing_is_exact_and_at_the_aggregation(wmt):
     assert (c.delta, c.first_stage, c.segments) == (0.0, None, ())
 
 
+def test_a_convention_that_is_a_level(wmt):
+    "`sentence-mean` declares level='sentence': its side is a mean of sentence scores whatever `level` says."
+    hyps, refA, _ = wmt
+    hyps, refA = hyps[:60], refA[:60]
+    d = explain_difference('bleu', hyps, refA, '13a', 'sentence-mean')
+    assert (d.level_a, d.level_b, d.first_stage, d.n_stats_differ) == ('corpus', 'sentence', 'aggregation', 0)
+    assert d.score_b == math.fsum(float(sentence_bleu(h, r)) for h, r in zip(hyps, refA)) / 60
+    assert d.statistics_part == 0 and d.aggregation_part == d.delta and 'levels: a = one score' in d.explain()
+    r = explain_difference('bleu', hyps, refA, 'sentence-mean', 'intl', top_k=1)
+    assert r.level == 'sentence (a) / corpus (b)' and r.exact
+    assert abs(math.fsum(r.contributions) - r.statistics_part) < 1e-12
+    assert abs(r.statistics_part + r.aggregation_part - r.delta) < 1e-12
+
+
 def test_rouge_mean_is_exact_with_swap(summeval):
     hyps, refs = summeval
     with warnings.catch_warnings():
@@ -208,6 +222,7 @@ def test_declaring_a_family():
         with pytest.raises(MetricInputError, match="did you mean 'p'"): fam.get('pp')
         with pytest.raises(ValueError, match='twice'): declare_conventions('t2', Convention('p', {}, ''), Convention('p', {}, ''))
         with pytest.raises(ValueError, match='pair'): declare_conventions('t2', Convention('p', {}, ''), pairs=[('p', 'z', 'corpus')])
+        with pytest.raises(ValueError, match='level'): declare_conventions('t2', Convention('p', {}, '', level='document'))
     finally: del CONVENTIONS['test-metric-xyz']
 
 
