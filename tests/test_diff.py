@@ -261,6 +261,19 @@ def test_html_escapes_user_text():
     assert d._repr_html_().startswith("<pre class='tme-result'>")
 
 
+def test_the_explorer():
+    from textmetrics_edu.app.live import site_explorer
+    from textmetrics_edu.views.difference import diff_pairs, render_difference_explorer
+    x = site_explorer('diff')
+    assert set(x.controls['pair'].options) == set(diff_pairs()) and 'rougeL: rouge-score → perl-A' in diff_pairs()
+    assert 'first divergence' in x.render() and '13a' in x.render()
+    for p in diff_pairs():
+        h = x.render(pair=p, a0='we sold 3 cars', a1='We sold three cars.')
+        assert h.startswith("<div class='tme-diff'>"), (p, h)
+    assert 'tme-error' in x.render(a1='a\nb', pair='wer: jiwer → basic')   # WER takes one reference
+    assert '<b>x' not in render_difference_explorer('<b>x</b>', ['x'], 'bleu: 13a → intl')
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # bad input
 # ---------------------------------------------------------------------------------------------------------------
