@@ -13,7 +13,7 @@ import pytest
 
 from textmetrics_edu import corpus_bleu, corpus_rouge, corpus_wer, sentence_bleu, refs_from_streams
 from textmetrics_edu.app.cli import main
-from textmetrics_edu.core import METRICS, MetricInputError, discover_metrics, stats_row, stats_from_row
+from textmetrics_edu.core import METRICS, MetricInputError, SegmentRefs, discover_metrics
 from textmetrics_edu.core.datasets import load_wmt22_sample
 from textmetrics_edu.metrics.bleu import BLEU
 from textmetrics_edu.stats.conventions import CONVENTIONS, LEVELS, Convention, declare_conventions
@@ -377,3 +377,61 @@ def test_cli_as_a_program():
     p = subprocess.run([sys.executable, '-m', 'textmetrics_edu', 'diff', '--list'], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0 and 'rouge-score' in p.stdout, p.stderr
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# properties, on random corpora and random pairs of option sets (300 by default, 5,000 with --slow)
+# ---------------------------------------------------------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+_WORDS = ['the', 'The', 'cat', 'sat', 'on', 'mat', 'COVID-19', '„Wir“', 'we', 'sold', '3', 'three', 'cars.', 'a',
+          'dog,', 'Dog', '25€', 'T-Shirt', 'ran']
+_text = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9).map(' '.join)
+_OPTS = {'bleu': st.fixed_dictionaries({'tokenize': st.sampled_from(['13a', 'intl', 'none', 'char']),
+                                        'smooth_method': st.sampled_from(['exp', 'floor', 'add-k', 'none']),
+                                        'lowercase': st.booleans()}),
+         'rougeL': st.fixed_dictionaries({'tokenize': st.sampled_from(['rouge_score', 'perl', 'unicode']),
+                                          'multi_ref': st.sampled_from(['max_f', 'pooled', 'max_recall']),
+                                          'stem': st.booleans(), 'on_non_ascii': st.just('ignore')}),
+         'wer': st.fixed_dictionaries({'normalize': st.sampled_from([None, 'basic', 'numbers'])}),
+         'chrf': st.fixed_dictionaries({'beta': st.sampled_from([1.0, 2.0, 3.0]), 'lowercase': st.booleans()})}
+
+
+@st.composite
+def _case(draw):
+    metric = draw(st.sampled_from(sorted(_OPTS)))
+    n = draw(st.integers(1, 5))
+    nrefs = 1 if metric == 'wer' else draw(st.integers(1, 3))
+    hyps = [draw(_text) for _ in range(n)]
+    refs = SegmentRefs([[draw(_text) for _ in range(nrefs)] for _ in range(n)])  # stated: one list per segment
+    return (metric, hyps, refs, draw(_OPTS[metric]), draw(_OPTS[metric]), draw(st.sampled_from(LEVELS)),
+            draw(st.sampled_from(['swap', 'sequential'])))
+
+
+def _check_invariants(case):
+    metric, hyps, refs, a, b, level, method = case
+    d = explain_difference(metric, hyps, refs, a, b, level=level, method=method, top_k=2)
+    assert abs(d.statistics_part + d.aggregation_part - d.delta) < 1e-12          # the two parts are the difference
+    if d.exact: assert abs(d.interaction) < 1e-12                                  # exact where the method says so
+    assert abs(math.fsum(d.contributions) + d.interaction - d.shared) < 1e-12      # the remainder is the interaction
+    if level == 'corpus':                                                          # the metric's own numbers
+        assert d.score_a == float(METRICS[metric].corpus_fn(hyps, refs, **a))
+        assert d.score_b == float(METRICS[metric].corpus_fn(hyps, refs, **b))
+    if d.first_stage is None: assert d.delta == 0 and d.n_stats_differ == 0
+    if d.n_stats_differ == 0 and d.n_tokens_differ == 0: assert d.statistics_part == 0
+    if metric == 'rougeL' or level == 'sentence' or method == 'sequential': assert d.exact == d.separable
+    assert [abs(s.contribution) for s in d.segments] == sorted((abs(c) for c in d.contributions if c), reverse=True)[
+        :len([s for s in d.segments if s.contribution])] + [0.0] * len([s for s in d.segments if not s.contribution])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_case())
+def test_invariants_on_random_corpora(case):
+    _check_invariants(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_case())
+def test_invariants_on_random_corpora_5000(case):
+    _check_invariants(case)
