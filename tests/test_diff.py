@@ -355,7 +355,7 @@ def test_cli_bundled_sample_and_list(capsys):
     (['-a', 'nope'], "unknown convention 'nope'"),
     (['--a-rouge-stem'], 'is an option of rouge'),
     (['-m', 'nope'], "unknown metric 'nope'"),
-    (['--level', 'sentence', '--top', '-2'], '`top_k` must be'),
+    (['--level', 'sentence', '--top', '-2'], '--top must be 0 or more'),
 ])
 def test_cli_errors(tmp_path, wmt, capsys, argv, match):
     h, r, _ = _files(tmp_path, wmt, n=5)
