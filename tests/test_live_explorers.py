@@ -96,7 +96,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    sari=dict(a0='About 95 species are now accepted .', convention='hf'),
                    gec_gleu=dict(a0='New technology has been introduced into society .', max_order=2),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
-                                     metric='chrf', n_samples=50, seed=7))
+                                     metric='chrf', n_samples=50, seed=7),
+                   diff=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
@@ -117,6 +118,7 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'perplexity = inf' in got['ngram_lm'][1] and 'perplexity = ' in got['ngram_lm'][0]
     assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
     assert 'SARI = ' in got['sari'][1] and 'GLEU = ' in got['gec_gleu'][1]   # the rewriting metrics, not an error box
+    assert 'first divergence' in got['diff'][0] and 'rouge-score' in got['diff'][1] and 'tme-error' not in ''.join(got['diff'])
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"
