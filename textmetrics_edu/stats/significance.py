@@ -51,7 +51,7 @@ def _scorer(metric: str, opts: dict, n_segments: int = 1):
     "A function row -> score of the metric (validated once; the statistics' shape from a one-word segment)."
     m = _metric(metric)
     o = m.opts(opts)
-    template = m.stats(('a',), (('a',),), o)[0]
+    template = m.stats(('O',), (('O',),), o)[0]  # 'O': one word of text, and a valid tag sequence (span F1)
     return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
 
 
