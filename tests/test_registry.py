@@ -92,6 +92,8 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
     base = ['the cat sat on a mat', 'the dog barked', 'it rains', 'we like tea']
     refs = ['the cat sat on the mat', 'the dog barked loudly', 'it is raining', 'we like green tea']
     if name in ('accuracy', 'f1', 'mcc'): hyps, base, refs = ['a', 'b', 'a', 'b'], ['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b']
+    if name == 'span_f1': hyps, base, refs = (['B-PER O', 'O B-LOC', 'I-PER O', 'O O'], ['B-PER O', 'O O', 'O O', 'O O'],
+                                              ['B-PER O', 'O B-LOC', 'B-PER O', 'O B-LOC'])   # tags, one per token
     res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
     assert res is not None
 
