@@ -94,7 +94,9 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'),
                    ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
-                                     metric='chrf', n_samples=50, seed=7))
+                                     metric='chrf', n_samples=50, seed=7),
+                   squad=dict(a0='the Denver Broncos.', convention='v1.1'), span_f1=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'),
+                   pass_at_k=dict(a0=200, a1=13, a2=100))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
@@ -114,6 +116,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'tme-error' not in got['mos'][1] + got['meta_eval'][1]
     assert 'perplexity = inf' in got['ngram_lm'][1] and 'perplexity = ' in got['ngram_lm'][0]
     assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
+    assert 'EM = 1' in got['squad'][1] and 'strict IOBES' in got['span_f1'][1] and 'pass@100 = ' in got['pass_at_k'][1]
+    assert 'tme-error' not in got['squad'][1] + got['span_f1'][1] + got['pass_at_k'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"
