@@ -34,6 +34,16 @@ def test_corpus_scores_equal_the_official_scripts_bit_for_bit(v):
         assert squad_evaluate(d, p, convention=f'v{v}').official() == SCRIPT[f'v{v}'][system], system
 
 
+def test_no_answer_probabilities_and_best_thresholds_equal_evaluate_v2():
+    na = json.loads((D / 'na_probs-v2.0.json').read_text())
+    script = json.loads((D / 'script_outputs_na_prob.json').read_text())
+    for system, p in preds('2.0').items():
+        for t in ('1.0', '0.5'):
+            assert squad_evaluate(data('2.0'), p, na_probs=na[system], na_prob_thresh=float(t)).official() == script[system][t]
+    with pytest.raises(MetricInputError, match='exactly the question ids'):
+        squad_evaluate(data('2.0'), p, na_probs={'x': 0.5})
+
+
 @pytest.mark.parametrize('v', ['1.1', '2.0'])
 def test_per_question_scores_equal_the_official_scripts(v):
     ex = squad_examples(data(v))
