@@ -13,6 +13,7 @@ H = ['the cat sat on the mat today', 'a quick brown fox jumps over the dog', 'he
 R = ['the cat sat on the mat today', 'the quick brown fox jumps over the lazy dog', 'hello there my dear friend']
 LABELS_H, LABELS_R = ['a', 'b', 'a', 'c'], ['a', 'b', 'b', 'c']
 CLASSIFICATION = {'accuracy', 'f1', 'mcc'}
+TAGS_H, TAGS_R = ['B-PER I-PER O', 'O B-LOC', 'I-ORG O'], ['B-PER I-PER O', 'O O', 'B-ORG O']   # span_f1: tags
 
 XFAIL = {}  # name -> why it could not be fixed (none at present)
 
@@ -59,6 +60,7 @@ def _params(names):
 def test_corpus_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyps, refs = (LABELS_H, LABELS_R) if name in CLASSIFICATION else (H, R)
+    if name == 'span_f1': hyps, refs = TAGS_H, TAGS_R
     if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
     spec.corpus_fn(hyps, refs, **_explicit_options(spec))
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
@@ -70,6 +72,7 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
 def test_sentence_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyp, refs = (LABELS_H[0], LABELS_R[0]) if name in CLASSIFICATION else (H[1], R[1])
+    if name == 'span_f1': hyp, refs = TAGS_H[0], TAGS_R[0]
     if name.startswith('distinct'): refs = None
     spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True))
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
