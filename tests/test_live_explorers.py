@@ -98,6 +98,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
                                      metric='chrf', n_samples=50, seed=7),
                    diff=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'))
+                   squad=dict(a0='the Denver Broncos.', convention='v1.1'), span_f1=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'),
+                   pass_at_k=dict(a0=200, a1=13, a2=100))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
@@ -119,6 +121,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'chrf: baseline' in got['significance'][1] and '<svg' in got['significance'][1]
     assert 'SARI = ' in got['sari'][1] and 'GLEU = ' in got['gec_gleu'][1]   # the rewriting metrics, not an error box
     assert 'first divergence' in got['diff'][0] and 'rouge-score' in got['diff'][1] and 'tme-error' not in ''.join(got['diff'])
+    assert 'EM = 1' in got['squad'][1] and 'strict IOBES' in got['span_f1'][1] and 'pass@100 = ' in got['pass_at_k'][1]
+    assert 'tme-error' not in got['squad'][1] + got['span_f1'][1] + got['pass_at_k'][1]
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"

@@ -42,6 +42,7 @@ def example_corpus(name, hyps=('the cat sat on the mat', 'a dog barks'), refs=('
     spec = METRICS[name]
     hyps, refs = list(hyps), list(refs)
     if name in ('accuracy', 'f1', 'mcc'): return ['a', 'b', 'a'], ['a', 'b', 'b']
+    if name == 'span_f1': return ['B-PER O', 'O B-LOC'], ['B-PER O', 'O O']   # tags, one per token
     if 'sources' in inspect.signature(unwrap(spec.corpus_fn)).parameters:   # rewriting metrics (SARI, GEC GLEU)
         return hyps, textmetrics_edu.with_sources(['the cat sat on the mat .', 'a dog is barking'], refs)
     return hyps, ([[r] for r in refs] if spec.multi_ref else refs)
@@ -130,6 +131,8 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
     if name in ('accuracy', 'f1', 'mcc'): hyps, base, refs = ['a', 'b', 'a', 'b'], ['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b']
     if 'sources' in inspect.signature(unwrap(METRICS[name].corpus_fn)).parameters:   # rewriting metrics (SARI)
         refs = textmetrics_edu.with_sources(base, refs)   # each segment's source rides with its references
+    if name == 'span_f1': hyps, base, refs = (['B-PER O', 'O B-LOC', 'I-PER O', 'O O'], ['B-PER O', 'O O', 'O O', 'O O'],
+                                              ['B-PER O', 'O B-LOC', 'B-PER O', 'O B-LOC'])   # tags, one per token
     res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
     assert res is not None
 

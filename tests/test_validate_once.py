@@ -14,6 +14,7 @@ H = ['the cat sat on the mat today', 'a quick brown fox jumps over the dog', 'he
 R = ['the cat sat on the mat today', 'the quick brown fox jumps over the lazy dog', 'hello there my dear friend']
 LABELS_H, LABELS_R = ['a', 'b', 'a', 'c'], ['a', 'b', 'b', 'c']
 CLASSIFICATION = {'accuracy', 'f1', 'mcc'}
+TAGS_H, TAGS_R = ['B-PER I-PER O', 'O B-LOC', 'I-ORG O'], ['B-PER I-PER O', 'O O', 'B-ORG O']   # span_f1: tags
 
 XFAIL = {}  # name -> why it could not be fixed (none at present)
 
@@ -60,6 +61,7 @@ def _params(names):
 def test_corpus_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyps, refs = (LABELS_H, LABELS_R) if name in CLASSIFICATION else (H, R)
+    if name == 'span_f1': hyps, refs = TAGS_H, TAGS_R
     if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
     extra = {'sources': hyps} if 'sources' in inspect.signature(spec.corpus_fn).parameters else {}   # SARI: a source each
     spec.corpus_fn(hyps, refs, **_explicit_options(spec), **extra)
@@ -72,6 +74,7 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
 def test_sentence_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyp, refs = (LABELS_H[0], LABELS_R[0]) if name in CLASSIFICATION else (H[1], R[1])
+    if name == 'span_f1': hyp, refs = TAGS_H[0], TAGS_R[0]
     if name.startswith('distinct'): refs = None
     extra = {'source': hyp} if 'source' in inspect.signature(spec.sentence_fn).parameters else {}   # SARI: its source
     spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True), **extra)

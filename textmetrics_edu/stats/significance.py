@@ -52,7 +52,7 @@ def _scorer(metric: str, opts: dict, n_segments: int = 1, example=None):
     `example` = (hyps, refs) of one checked segment: SARI's references must carry their source)."""
     m = _metric(metric)
     o = m.opts(opts)
-    template = m.stats(*(example or (('a',), (('a',),))), o)[0]
+    template = m.stats(*(example or (('O',), (('O',),))), o)[0]  # 'O': one word of text, and a valid tag sequence (span F1)
     return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
 
 
