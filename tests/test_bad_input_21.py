@@ -157,3 +157,24 @@ def test_rouge_n_is_one_to_nine_as_rouge_score():
     for t in ('rouge10', 'rouge12', 'rouge0'):
         bad('`rouge_type`', sentence_rouge, 'a b c', 'a b c', t)
     assert float(sentence_rouge('a b c d e f g h i', 'a b c d e f g h i', 'rouge9')) == 1.0
+
+
+def test_significance_names_the_better_system_in_the_metrics_direction(tmp_path):
+    "Issue 21: every consumer uses the declared direction: for TER the lower score is the better one."
+    import subprocess, sys
+    from pathlib import Path
+    from textmetrics_edu.stats.significance import paired_test
+    from textmetrics_edu.views.significance import render_paired_bootstrap_html
+    base = ['the cat sat on a mat', 'the dog barked', 'it rains', 'we like tea']
+    good = ['the cat sat on the mat', 'the dog barked loudly', 'it is raining', 'we like green tea']
+    for metric, hib in (('ter', False), ('wer', False), ('bleu', True), ('chrf', True)):
+        r = paired_test(base, good, good, metric=metric, n_samples=50, seed=1)
+        assert r.higher_is_better is hib and r.better == 'system', metric
+        assert f"the system is better: {'higher' if hib else 'lower'} is better" in r.explain()
+        assert paired_test(good, base, good, metric=metric, n_samples=50, seed=1).better == 'baseline'
+    assert 'the system is better: lower is better' in render_paired_bootstrap_html(base, good, good, metric='ter')
+    (tmp_path / 'base.txt').write_text('\n'.join(base) + '\n'); (tmp_path / 'good.txt').write_text('\n'.join(good) + '\n')
+    exe = str(Path(sys.executable).parent / 'textmetrics-edu')
+    out = subprocess.run([exe, 'significance', str(tmp_path / 'base.txt'), str(tmp_path / 'good.txt'), '-r',
+                          str(tmp_path / 'good.txt'), '-m', 'ter', '--n-samples', '20'], capture_output=True, text=True)
+    assert 'better: good (lower is better)' in out.stdout, out.stdout + out.stderr

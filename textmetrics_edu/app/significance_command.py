@@ -40,14 +40,17 @@ def _run(args) -> int:
             r = paired_test(systems[names[0]], systems[name], refs, metric=metric, test=args.test,
                             n_samples=args.n_samples, seed=args.seed)
             out.append(dict(metric=metric, baseline=names[0], system=name, baseline_score=r.baseline_score,
-                            score=r.score, p_value=r.p_value, mean=r.mean, ci=r.ci, signature=r.signature))
+                            score=r.score, p_value=r.p_value, mean=r.mean, ci=r.ci, better=r.better,
+                            higher_is_better=r.higher_is_better, signature=r.signature))
     if args.format == 'json':  # NaN (no interval for 'ar') is written as null: strict JSON
         out = [{k: (None if isinstance(v, float) and v != v else v) for k, v in o.items()} for o in out]
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
         for o in out:
+            better = {'system': o['system'], 'baseline': o['baseline'], 'neither': 'neither'}[o['better']]
             print(f"{o['metric']:5} {o['system']:>20} {o['score']:.4f} vs {o['baseline']} {o['baseline_score']:.4f}"
-                  f"  p = {o['p_value']:.4f}{' *' if o['p_value'] < 0.05 else ''}")
+                  f"  p = {o['p_value']:.4f}{' *' if o['p_value'] < 0.05 else ''}  better: {better} "
+                  f"({'higher' if o['higher_is_better'] else 'lower'} is better)")
         if out: print(out[0]['signature'])
     return 0
 

@@ -17,7 +17,7 @@ from ..core import (MetricInputError, MetricResult, check_corpus, check_hyps, ch
 from ..metrics import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
-__all__ = ['stats_matrix', 'score_from_row', 'PairedTestResult', 'paired_test', 'bootstrap_ci']
+__all__ = ['stats_matrix', 'score_from_row', 'better_of', 'PairedTestResult', 'paired_test', 'bootstrap_ci']
 
 # %% ../../nbs/40_significance.ipynb #9ed7c2e9
 def _metric(metric: str):
@@ -70,6 +70,12 @@ def _estimate_ci(scores: np.ndarray) -> tuple[float, float]:
     return float(s.mean()), float(0.5 * (s[len(s) - lo - 1] - s[lo]))
 
 
+def better_of(baseline_score: float, system_score: float, higher_is_better: bool = True) -> str:
+    "'system', 'baseline' or 'neither': which of two scores is better in the metric's direction (TER: the lower)."
+    if system_score == baseline_score: return 'neither'
+    return 'system' if (system_score > baseline_score) == higher_is_better else 'baseline'
+
+
 @dataclass(frozen=True)
 class PairedTestResult(MetricResult):
     "A paired significance test of `system` against `baseline`: `score` is the system's score; `p_value` in (0, 1]."
@@ -82,8 +88,14 @@ class PairedTestResult(MetricResult):
     test: str = 'bs'  # 'bs' (paired bootstrap) or 'ar' (approximate randomization)
     n_samples: int = 1000
     seed: int | None = 12345
+    higher_is_better: bool = True  # the metric's direction (`Metric.higher_is_better`): False for error rates
 
     name = 'paired test'
+
+    @property
+    def better(self) -> str:
+        "'system', 'baseline' or 'neither' (equal scores): which scores better in the metric's own direction."
+        return better_of(self.baseline_score, self.score, self.higher_is_better)
 
     def significant(self, alpha: float = 0.05) -> bool:
         "Whether p < alpha."
@@ -92,7 +104,9 @@ class PairedTestResult(MetricResult):
     def explain(self) -> str:
         kind = 'paired bootstrap resampling' if self.test == 'bs' else 'paired approximate randomization'
         s = [f"{kind}, {self.n_samples} samples, seed {self.seed}; {self.signature}",
-             f"baseline {self.baseline_score:.6f}, system {self.score:.6f}, |difference| {abs(self.score - self.baseline_score):.6f}",
+             f"baseline {self.baseline_score:.6f}, system {self.score:.6f}, |difference| {abs(self.score - self.baseline_score):.6f}"
+             f" ({'equal scores' if self.better == 'neither' else 'the ' + self.better + ' is better'}: "
+             f"{'higher' if self.higher_is_better else 'lower'} is better)",
              f"p = {self.p_value:.6f} ({'significant' if self.significant() else 'not significant'} at 0.05)"]
         if self.test == 'bs':
             s.append(f"system mean {self.mean:.6f} +- {self.ci:.6f}; baseline mean {self.baseline_mean:.6f} +- {self.baseline_ci:.6f} (95%)")
@@ -143,14 +157,15 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
         p = (int(np.sum((d - d.mean()) > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
         (m, ci), (bm, bci) = _estimate_ci(s_sy), _estimate_ci(s_bl)
         return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, mean=m, ci=ci,
-                                baseline_mean=bm, baseline_ci=bci, test='bs', n_samples=n_samples, seed=seed)
+                                baseline_mean=bm, baseline_ci=bci, test='bs', n_samples=n_samples, seed=seed,
+                                higher_is_better=_metric(metric).higher_is_better)
     pos = rng.integers(2, size=(n_samples, n), dtype=bool)
     shuf_a = pos @ bl + ~pos @ sy
     shuf_b = ~pos @ bl + pos @ sy
     d = np.abs(np.array([f(r) for r in shuf_a]) - np.array([f(r) for r in shuf_b]))
     p = (int(np.sum(d > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
     return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, test='ar',
-                            n_samples=n_samples, seed=seed)
+                            n_samples=n_samples, seed=seed, higher_is_better=_metric(metric).higher_is_better)
 
 
 # %% ../../nbs/40_significance.ipynb #6c817e6c

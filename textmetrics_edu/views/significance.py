@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import MetricInputError, check_seed, check_count, stats_row
-from ..stats.significance import _metric, _prepare, _scorer
+from ..stats.significance import _metric, _prepare, _scorer, better_of
 
 # %% auto #0
 __all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
@@ -68,8 +68,11 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
                    f"<td>{s - b:+.4f}</td></tr>" for k, (idx, b, s) in enumerate(samples[:show]))
     name = e(spec.name)
     verdict = 'significant' if p < 0.05 else 'not significant'
+    better = better_of(bl_score, sy_score, spec.higher_is_better)
+    which = 'equal scores' if better == 'neither' else f"the {better} is better"
     return (f"<div class='tme-bootstrap'><p><b>{name}: baseline {bl_score:.4f}, system {sy_score:.4f}, "
-            f"|&Delta;| = {diff:.4f}; p = {p:.4f}</b> ({verdict} at 0.05; {extreme} of {n_samples} centred resample "
+            f"|&Delta;| = {diff:.4f}; p = {p:.4f}</b> ({which}: {'higher' if spec.higher_is_better else 'lower'} is "
+            f"better; {verdict} at 0.05; {extreme} of {n_samples} centred resample "
             f"differences exceed |&Delta;|; seed {seed}, random.Random)</p>"
             f"<table><thead><tr><th>resample</th><th>segments drawn</th><th>baseline</th><th>system</th><th>&Delta;</th></tr>"
             f"</thead><tbody>{rows}</tbody></table>"
