@@ -107,6 +107,22 @@ def test_results_have_a_lossless_json_form_and_a_safe_markdown_table(name):
 
 
 @pytest.mark.parametrize('name', NAMES)
+def test_corpus_total_equals_adding_one_by_one(name):
+    "Issue 21: `total_stats` (linear; `fieldwise_total` where a class declares it) gives what `+` left to right gives."
+    from textmetrics_edu.core import check_corpus, total_stats
+    m = METRICS[name].metric
+    if m.segment_stats is None or m.aggregate == 'corpus': pytest.skip('no per-segment statistics')
+    hyps, refs = example_corpus(name)
+    o = m.opts({'labels': ['a', 'b']} if name in ('f1', 'mcc') else {})
+    h, r = check_corpus(hyps * 3, refs * 3)
+    st = m.stats(h, r, o)
+    acc = st[0]
+    for s in st[1:]: acc = acc + s
+    tot = total_stats(st)
+    assert type(tot) is type(acc) and all(getattr(tot, f) == getattr(acc, f) for f in acc.__dataclass_fields__), name
+
+
+@pytest.mark.parametrize('name', NAMES)
 def test_keyword_names_of_other_tools_are_accepted(name):
     "Issue 21: predictions=/references= (HF evaluate) and hypotheses= (sacreBLEU) give the positional result."
     hyps, refs = example_corpus(name)

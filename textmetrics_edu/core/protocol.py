@@ -11,7 +11,7 @@ from .inputs import MetricInputError, TextmetricsDeprecationWarning, _is_seq, ch
 
 # %% auto #0
 __all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'n_refs_label', 'Metric', 'io_names', 'accepts_tool_names',
-           'corpus_fn', 'sentence_fn', 'detail', 'stats_row', 'stats_from_row']
+           'corpus_fn', 'sentence_fn', 'detail', 'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -141,9 +141,7 @@ class Metric:
         o = self.opts(given)
         hyps, refs = check_corpus(hyps, refs)
         st = self.stats(hyps, refs, o)
-        total = st[0]
-        for s in st[1:]: total = total + s
-        return self.score(total, o, signature=self.signature(o, n_refs_label(refs)), n_segments=len(hyps))
+        return self.score(total_stats(st), o, signature=self.signature(o, n_refs_label(refs)), n_segments=len(hyps))
 
     def sentence(self, hyp, refs, **given):
         "The score of one segment."
@@ -257,6 +255,41 @@ def detail(default=()):
     """A field of a statistics object that is detail, not a statistic (per-segment values kept for the result,
     e.g. TER's best reference of each segment): `stats_row` skips it, `__add__` may concatenate it."""
     return field(default=default, compare=False, metadata={'detail': True})
+
+
+def fieldwise_total(cls, items: Sequence) -> Any:
+    """The sum of `items` (statistics of class `cls`) in one pass, equal to adding them left to right with an `__add__`
+    that works field by field: numbers are added in order, tuples of numbers element by element, detail tuples
+    concatenated, a detail defaulting to None takes the first value given. Adding n objects one by one copies the
+    detail tuples n times (quadratic: 78 s for 80,000 TER segments); this is linear. Declare it on a statistics
+    class as `total = classmethod(fieldwise_total)`; `total_stats` uses it."""
+    import itertools
+    kw = {}
+    for f in fields(cls):
+        vals = [getattr(x, f.name) for x in items]
+        if f.metadata.get('detail'):
+            kw[f.name] = (next((v for v in vals if v is not None), None) if f.default is None
+                          else tuple(itertools.chain.from_iterable(vals)))
+        elif isinstance(vals[0], tuple):
+            acc = list(vals[0])
+            for v in vals[1:]:
+                for i, x in enumerate(v): acc[i] = acc[i] + x
+            kw[f.name] = tuple(acc)
+        else:
+            acc = vals[0]
+            for v in vals[1:]: acc = acc + v
+            kw[f.name] = acc
+    return cls(**kw)
+
+
+def total_stats(stats: Sequence) -> Any:
+    "The corpus statistics: the class's linear `total(items)` where declared (`fieldwise_total`), else `+` left to right."
+    if not stats: raise MetricInputError("no statistics to add (an empty corpus)")
+    total = getattr(type(stats[0]), 'total', None)
+    if total is not None: return total(stats)
+    acc = stats[0]
+    for s in stats[1:]: acc = acc + s
+    return acc
 
 
 def _stat_fields(stats): return [f for f in fields(stats) if not f.metadata.get('detail')]

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature, _fmt,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning,
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning, fieldwise_total,
                                   accepts_tool_names)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
 # LCS): see the "under the hood" notebook
@@ -329,6 +329,8 @@ class RougeSums:
     def __add__(self, o: 'RougeSums') -> 'RougeSums':
         return RougeSums(self.precision + o.precision, self.recall + o.recall, self.fmeasure + o.fmeasure,
                          self.segments + o.segments, self.lossy + o.lossy, self.one_sentence + o.one_sentence)
+
+    total = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..core import (MetricInputError, MetricResult, TextmetricsWarning, make_signature, Metric, Option,
-                                  corpus_fn, sentence_fn, register)
+                                  corpus_fn, sentence_fn, register, total_stats)
 
 # %% auto #0
 __all__ = ['SQUAD_PUNCTUATION', 'CONVENTIONS', 'SQUAD_OPTIONS', 'SQUAD', 'corpus_squad', 'sentence_squad', 'squad_normalize',
@@ -222,9 +222,7 @@ def squad_evaluate(dataset: Mapping | Sequence,  # the dataset JSON, as evaluate
         em, f1 = raw[q]
         if na_probs is not None and na_probs[q] > na_prob_thresh: em = f1 = float(not has[q])  # counted as abstained
         st.append(_file(em, f1, has[q]))
-    total = st[0]
-    for s in st[1:]: total = total + s
-    res = squad_score(total, o, signature=SQUAD.signature(o, 'var'), n_segments=len(st))
+    res = squad_score(total_stats(st), o, signature=SQUAD.signature(o, 'var'), n_segments=len(st))
     if na_probs is None: return res
     from dataclasses import replace
     best = []

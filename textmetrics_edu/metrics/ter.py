@@ -11,7 +11,7 @@ from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   make_signature, _fmt,
-                   Metric, Option, corpus_fn, sentence_fn, register, detail)
+                   Metric, Option, corpus_fn, sentence_fn, register, detail, fieldwise_total)
 from .edit_distance import render_alignment
 from ..kernels.ter import (BeamEditDistance, MAX_CACHE_SIZE, hypothesis_tokens,
                                         tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, _INF)
@@ -200,6 +200,8 @@ class TERStats:
         return TERStats(self.num_edits + o.num_edits, self.ref_length + o.ref_length,
                         self.segment_edits + o.segment_edits, self.segment_ref_lengths + o.segment_ref_lengths,
                         self.best_ref_index + o.best_ref_index, self.pairs + o.pairs)
+
+    total = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/12_ter.ipynb #403218ba
 MAX_TER_WORDS = 20000  # longer segments are refused: tercom's shift search is O(n^2) memory and time
