@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import add
+from struct import pack, unpack
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
@@ -277,7 +278,7 @@ def _chrf_check(o: dict, name: str):
 def _chrf_score(st, o, signature='', n_segments=1):
     conv, nan = o['convention'], float('nan')
     if conv == 'nltk': f, p, r = sum(st.f_sums) / len(st.f_sums) / n_segments, nan, nan  # NLTK's corpus_chrf, in its order
-    elif conv == 'torchmetrics': f, p, r = _torchmetrics_f(st.hyp, st.ref, st.match, o['beta']), nan, nan
+    elif conv == 'torchmetrics': f, p, r = _torchmetrics_f(st.hyp, st.ref, st.match, o['beta'], o['char_order']), nan, nan
     else: f, p, r = chrf_f_score(st.hyp, st.ref, st.match, o['beta'], o['eps_smoothing'])
     return CHRFResult(score=f, signature=signature, precision=p, recall=r, hyp_counts=st.hyp, ref_counts=st.ref,
                       matches=st.match, char_order=o['char_order'], word_order=o['word_order'], beta=o['beta'],
@@ -362,20 +363,30 @@ def nltk_chrf_stats(hyp: str,  # one hypothesis
     return CHRFStats(hs, rs, ms, _nltk_order_f(hs, rs, ms, o['beta']))
 
 
-def _torchmetrics_f(hs, rs, ms, beta):
-    "torchmetrics 1.9 `_calculate_fscore`: per-order F (0 when undefined), averaged over all orders (in float64 here)."
-    total, factor = 0.0, beta ** 2
+def _f32(x: float) -> float:
+    "x rounded to float32 (torch's default dtype): one rounding per operation, as torchmetrics computes."
+    return unpack('f', pack('f', x))[0]
+
+
+def _torchmetrics_f(hs, rs, ms, beta, char_order):
+    """torchmetrics 1.9 `_calculate_fscore`, operation for operation in float32: per-order F (0 when undefined, the
+    denominator floored at 1e-16), summed over character orders and over word orders, then divided by all orders."""
+    b2, one_b2, eps = _f32(beta ** 2), _f32(1 + beta ** 2), _f32(1e-16)
+    fs = []
     for nh, nr, nm in zip(hs, rs, ms):
-        p, r = (nm / nh if nh > 0 else 0.0), (nm / nr if nr > 0 else 0.0)
-        total += (1 + factor) * p * r / max(factor * p + r, 1e-16)
-    return total / len(hs)
+        p, r = (_f32(nm / nh) if nh > 0 else 0.0), (_f32(nm / nr) if nr > 0 else 0.0)
+        fs.append(_f32(_f32(_f32(one_b2 * p) * r) / max(_f32(_f32(b2 * p) + r), eps)))
+    c = w = 0.0
+    for f in fs[:char_order]: c = _f32(c + f)
+    for f in fs[char_order:]: w = _f32(w + f)
+    return _f32(_f32(c + w) / len(fs))
 
 
 def torchmetrics_chrf_stats(hyp: str,  # one hypothesis
                             refs: Sequence[str],  # its reference(s)
                             o: dict,  # validated chrF options
                            ) -> CHRFStats:  # hypothesis counts, and the best reference's counts and matches
-    """Statistics under torchmetrics' rules: the reference with the highest F (strictly above 0, first on ties);
+    """Statistics under torchmetrics' rules: the reference with the highest float32 F (strictly above 0, first on ties);
     if none scores above 0 the segment adds its hypothesis counts but no reference counts, as torchmetrics does."""
     th = _tables(hyp, o, 'torchmetrics')
     hs = tuple(t for _, t in th)
@@ -383,6 +394,6 @@ def torchmetrics_chrf_stats(hyp: str,  # one hypothesis
     for ref in refs:
         tr = _tables(ref, o, 'torchmetrics')
         rs, ms = tuple(t for _, t in tr), tuple(_clip(h, r) for (h, _), (r, _) in zip(th, tr))
-        f = _torchmetrics_f(hs, rs, ms, o['beta'])
+        f = _torchmetrics_f(hs, rs, ms, o['beta'], o['char_order'])
         if f > best_f: best, best_f = (rs, ms), f
     return CHRFStats(hs, *best)
