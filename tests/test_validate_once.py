@@ -60,6 +60,7 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyps, refs = (LABELS_H, LABELS_R) if name in CLASSIFICATION else (H, R)
     if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
+    if name == 'rep_l': hyps = refs  # one predicted token per reference token
     spec.corpus_fn(hyps, refs, **_explicit_options(spec))
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
     if spec.metric.aggregate != 'corpus':  # every option given was checked (once); 'corpus': the function checks its own
@@ -71,6 +72,7 @@ def test_sentence_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
     hyp, refs = (LABELS_H[0], LABELS_R[0]) if name in CLASSIFICATION else (H[1], R[1])
     if name.startswith('distinct'): refs = None
+    if name == 'rep_l': hyp = refs  # one predicted token per reference token
     spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True))
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
 
