@@ -25,3 +25,18 @@ def fuzz_cases(n: int = 5000, seed: int = 20261125) -> list:
 def digest(obj) -> str:
     "sha256 of `obj` as JSON: stored outputs belong to exactly these inputs."
     return hashlib.sha256(json.dumps(obj, ensure_ascii=True, sort_keys=True).encode()).hexdigest()
+
+
+def simctg_cases(n: int = 5000, seed: int = 20261126) -> list:
+    """`n` lists of 1-5 texts (0-30 whitespace tokens over a small vocabulary; the first has at least 6 tokens, so that
+    SimCTG's rep-2..4 are defined)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        vocab = [chr(97 + i) for i in range(rng.randint(2, 10))]
+        texts = []
+        for j in range(rng.randint(1, 5)):
+            k = rng.randint(6 if j == 0 else 0, 30)
+            texts.append(' '.join(rng.choice(vocab) for _ in range(k)))
+        out.append(texts)
+    return out

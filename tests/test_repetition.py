@@ -105,3 +105,39 @@ def test_cli(tmp_path, capsys):
     assert main(['score', str(hp), '-r', str(rp), '--metrics', 'seq_rep,rep_l', '--rep-n', '2', '--rep-context', '2']) == 0
     out = capsys.readouterr().out
     assert 'rep2' in out and 'seqrep2' in out
+
+
+SIM = json.loads((DATA / 'lm' / 'simctg' / 'expected.json').read_text())
+
+
+def _simctg_check(texts, theirs):
+    from textmetrics_edu.metrics.repetition import simctg_diversity
+    r2, r3, r4, div = simctg_diversity(texts)
+    ours = [round(r * 100, 2) for r in (r2, r3, r4)]  # SimCTG's own rounding, applied to our unrounded rep-n
+    assert ours == theirs[:3], texts
+    assert (1 - ours[0] / 100) * (1 - ours[1] / 100) * (1 - ours[2] / 100) == theirs[3]
+    assert abs(div - theirs[3]) < 5e-4  # unrounded against SimCTG's product of rounded values
+
+
+def test_simctg_convention_equals_simctg_on_5000_random_cases():
+    from rep_cases import simctg_cases
+    cases = simctg_cases(5000)
+    assert digest(cases) == SIM['fuzz_inputs_sha256']
+    for texts, theirs in zip(cases, SIM['fuzz']): _simctg_check(texts, theirs)
+
+
+def test_simctg_convention_on_real_data(shakespeare):
+    th = SIM['shakespeare']
+    _simctg_check([' '.join(c) for c in shakespeare['cont']], th['model'])
+    _simctg_check([' '.join(s[50:150]) for s in shakespeare['seqs']], th['human'])
+    rows = [json.loads(l) for l in (DATA / 'summarization' / 'thumb_cnndm_summeval_docs001-050' /
+                                    'summaries_with_human_scores.jsonl').read_text(encoding='utf-8').splitlines()]
+    for system, theirs in SIM['summeval'].items():
+        segs = sorted((r['seg_id'], r['hyp']) for r in rows if r['SYS'] == system)
+        _simctg_check([h for _, h in segs], theirs)
+
+
+def test_simctg_leaves_out_each_continuation_s_last_ngram():
+    assert corpus_seq_rep(['the cat sat on the mat the cat'], n=2, convention='simctg').score == 0.0
+    assert corpus_seq_rep(['the cat sat on the mat the cat'], n=2).score == 1 - 6 / 7
+    with pytest.raises(MetricInputError, match='5 or more tokens'): corpus_seq_rep(['a b c d'], convention='simctg')

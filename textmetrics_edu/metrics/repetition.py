@@ -13,7 +13,7 @@ from .bleu import preprocess
 
 # %% auto #0
 __all__ = ['REP_TOKENIZE', 'SEQ_REP', 'REP_L', 'corpus_rep_l', 'sentence_rep_l', 'seq_rep_n', 'rep_counts', 'SeqRepStats',
-           'SeqRepResult', 'corpus_seq_rep', 'sentence_seq_rep', 'RepStats', 'RepResult']
+           'SeqRepResult', 'corpus_seq_rep', 'sentence_seq_rep', 'simctg_diversity', 'RepStats', 'RepResult']
 
 # %% ../../nbs/32_diversity.ipynb #b2bc3412
 def seq_rep_n(tokens: Sequence[str],  # one continuation, as tokens
@@ -49,16 +49,20 @@ class SeqRepStats:
     rep_sum: float  # sum of seq-rep-n over the continuations with at least n tokens
     counted: int
     skipped: int  # continuations with fewer than n tokens (no n-gram; the authors' code raises ZeroDivisionError)
+    unique: int = 0  # convention='simctg': each continuation's distinct n-grams, summed (its last n-gram left out)
+    total: int = 0  # convention='simctg': each continuation's n-grams, summed (its last n-gram left out)
     vocab: frozenset = detail(frozenset())  # the continuations' distinct tokens (uniq-seq)
 
     def __add__(self, o):
-        return SeqRepStats(self.rep_sum + o.rep_sum, self.counted + o.counted, self.skipped + o.skipped, self.vocab | o.vocab)
+        return SeqRepStats(self.rep_sum + o.rep_sum, self.counted + o.counted, self.skipped + o.skipped,
+                           self.unique + o.unique, self.total + o.total, self.vocab | o.vocab)
 
 
 @dataclass(frozen=True)
 class SeqRepResult(MetricResult):
     "seq-rep-n in [0, 1]: the mean share of repeated n-grams in a continuation; lower = less repetitive."
     n: int = 4
+    convention: str = 'welleck'  # 'welleck' (mean over continuations) or 'simctg' (pooled counts: SimCTG's rep-n)
     uniq_seq: int = 0  # distinct tokens over all continuations (the paper's uniq-seq)
     per_sample: tuple = ()  # each continuation's seq-rep-n (None: fewer than n tokens)
     samples: int = 0
@@ -68,6 +72,10 @@ class SeqRepResult(MetricResult):
     _hidden = ('per_sample',)
 
     def explain(self) -> str:
+        if self.convention == 'simctg':
+            return (f"rep-{self.n} (SimCTG) over {self.samples} continuation(s): 1 - summed distinct / summed {self.n}-grams "
+                    f"(each continuation's last n-gram left out, as SimCTG) = {self.score:.6f} (x100: {100 * self.score:.2f}); "
+                    f"uniq-seq = {self.uniq_seq}\n{self.signature}")
         return '\n'.join([
             f"seq-rep-{self.n} over {self.samples} continuation(s); {self.signature}",
             f"mean over {self.samples - self.skipped} continuation(s) of 1 - unique/total {self.n}-grams = {self.score:.6f}"
@@ -83,22 +91,32 @@ REP_TOKENIZE = (Option('tokenize', str, 'none', "tokenizer ('none': split on whi
 def _seq_rep_stats(h: str, refs, o: dict) -> SeqRepStats:
     "Stage 2: one continuation's seq-rep-n (the references are ignored)."
     toks = preprocess(h, o['tokenize'], o['lowercase'])
+    if o['convention'] == 'simctg':  # SimCTG's `eval_text`: `while end_idx < len(tokens)` never reaches the last n-gram
+        grams = list(zip(*[toks[:-1][k:] for k in range(o['n'])]))
+        u, t = len(set(grams)), len(grams)
+        return SeqRepStats(1.0 - u / t if t else 0.0, int(t > 0), int(t == 0), u, t, frozenset(toks))
     v = seq_rep_n(toks, o['n'])
-    return SeqRepStats(0.0 if v is None else v, int(v is not None), int(v is None), frozenset(toks))
+    return SeqRepStats(0.0 if v is None else v, int(v is not None), int(v is None), vocab=frozenset(toks))
 
 
 def _seq_rep_score(st: SeqRepStats, o: dict, signature: str = '', n_segments: int = 1) -> SeqRepResult:
     if st.counted == 0:
-        raise MetricInputError(f"`hyps`: no continuation has {o['n']} or more tokens; seq-rep-{o['n']} is undefined")
-    return SeqRepResult(st.rep_sum / st.counted, signature, n=o['n'], uniq_seq=len(st.vocab), samples=n_segments,
+        need = o['n'] + (o['convention'] == 'simctg')
+        raise MetricInputError(f"`hyps`: no continuation has {need} or more tokens; seq-rep-{o['n']} is undefined")
+    v = 1.0 - st.unique / st.total if o['convention'] == 'simctg' else st.rep_sum / st.counted
+    return SeqRepResult(v, signature, n=o['n'], convention=o['convention'], uniq_seq=len(st.vocab), samples=n_segments,
                         skipped=st.skipped)
 
 
 def _seq_rep_signature(o, nrefs=0):
-    return make_signature(f"seqrep{o['n']}", tok=o['tokenize'], case='lc' if o['lowercase'] else 'mixed')
+    conv = {} if o['convention'] == 'welleck' else {'conv': o['convention']}
+    return make_signature(f"seqrep{o['n']}", tok=o['tokenize'], case='lc' if o['lowercase'] else 'mixed', **conv)
 
 
 SEQ_REP = Metric('seq_rep', (Option('n', int, 4, 'n-gram order (the paper reports seq-rep-4)', min=1, ui=(1, 4)),
+                             Option('convention', str, 'welleck', "'welleck' (mean over continuations, the authors' "
+                                    "code) or 'simctg' (SimCTG's rep-n: summed counts, each continuation's last n-gram "
+                                    "left out)", choices=('welleck', 'simctg')),
                              *REP_TOKENIZE),
                  segment_stats=_seq_rep_stats, score=_seq_rep_score, signature=_seq_rep_signature, aggregate='mean',
                  cli_prefix='rep', higher_is_better=False,
@@ -108,12 +126,13 @@ SEQ_REP = Metric('seq_rep', (Option('n', int, 4, 'n-gram order (the paper report
 def corpus_seq_rep(hyps: Sequence[str],  # the continuations, one str each
                    refs=None,  # ignored (accepted so the CLI can pass them)
                    *, n: int = 4,  # n-gram order
+                   convention: str = 'welleck',  # 'welleck' (Welleck et al.'s code) or 'simctg' (SimCTG's rep-n)
                    tokenize: str = 'none',  # tokenizer name ('none': whitespace, the authors' setting)
                    lowercase: bool = False,
                   ) -> SeqRepResult:  # score in [0, 1], lower = less repetitive; `uniq_seq`, `per_sample`
     """seq-rep-n averaged over continuations and uniq-seq (Welleck et al. 2020); the authors' `ngram_metrics` and
     `Metrics.report` without its rounding to 4 decimals. Continuations shorter than n are left out and counted."""
-    o = SEQ_REP.opts(dict(n=n, tokenize=tokenize, lowercase=lowercase))
+    o = SEQ_REP.opts(dict(n=n, convention=convention, tokenize=tokenize, lowercase=lowercase))
     st = [_seq_rep_stats(h, None, o) for h in check_hyps(hyps)]
     total = st[0]
     for s in st[1:]: total = total + s
@@ -123,9 +142,20 @@ def corpus_seq_rep(hyps: Sequence[str],  # the continuations, one str each
 
 def sentence_seq_rep(hyp: str,  # one continuation
                      refs=None,  # ignored
-                     *, n: int = 4, tokenize: str = 'none', lowercase: bool = False) -> SeqRepResult:
-    "seq-rep-n of one continuation; raises if it has fewer than n tokens."
-    return corpus_seq_rep([check_text(hyp, 'hyp')], n=n, tokenize=tokenize, lowercase=lowercase)
+                     *, n: int = 4, convention: str = 'welleck', tokenize: str = 'none', lowercase: bool = False,
+                    ) -> SeqRepResult:
+    "seq-rep-n of one continuation; raises if it has fewer than n tokens (n + 1 for SimCTG's convention)."
+    return corpus_seq_rep([check_text(hyp, 'hyp')], n=n, convention=convention, tokenize=tokenize, lowercase=lowercase)
+
+
+def simctg_diversity(hyps: Sequence[str],  # the continuations, one str each
+                     *, tokenize: str = 'none', lowercase: bool = False,
+                    ) -> tuple[float, float, float, float]:  # (rep-2, rep-3, rep-4, diversity), each in [0, 1]
+    """SimCTG's `measure_repetition_and_diversity` (Su et al. 2022; yxuansu/SimCTG `simctg/evaluation.py`):
+    rep-n for n = 2, 3, 4 under convention='simctg' and diversity = (1 - rep-2)(1 - rep-3)(1 - rep-4). SimCTG
+    rounds each rep-n x100 to 2 decimals before the product; we do not round."""
+    reps = [corpus_seq_rep(hyps, n=n, convention='simctg', tokenize=tokenize, lowercase=lowercase).score for n in (2, 3, 4)]
+    return (*reps, (1 - reps[0]) * (1 - reps[1]) * (1 - reps[2]))
 
 # %% ../../nbs/32_diversity.ipynb #5d5874db
 @dataclass(frozen=True)
