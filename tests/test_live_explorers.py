@@ -84,7 +84,7 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
     "The shipped source, without numpy, regex, matplotlib, ... (as in Pyodide), gives the HTML of CPython with them."
     changes = dict(bleu=dict(a0='the guard was late'), chrf=dict(a0='the guards arrived', word_order=2), rouge=dict(a0='the guards arrive later', n=1, stem=True),
                    meteor=dict(a0='the car stopped near houses'), alignment=dict(a0='on a mat the cat sat down'),
-                   distinct=dict(n=1), temperature=dict(temperature=0.3), burstiness=dict(a1='the'),
+                   distinct=dict(n=1), repetition=dict(n=2, context=4), temperature=dict(temperature=0.3), burstiness=dict(a1='the'),
                    cider=dict(a0='A brown dog on the grass', n_other=12, variant='cider'),
                    classification=dict(a0='cat dog pig cat dog cat', average='weighted', beta=2.0),
                    glue=dict(a0='boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, '

@@ -43,6 +43,7 @@ def example_corpus(name, hyps=('the cat sat on the mat', 'a dog barks'), refs=('
     hyps, refs = list(hyps), list(refs)
     if name in ('accuracy', 'f1', 'mcc'): return ['a', 'b', 'a'], ['a', 'b', 'b']
     if name == 'span_f1': return ['B-PER O', 'O B-LOC'], ['B-PER O', 'O O']   # tags, one per token
+    if name == 'rep_l': return refs, refs   # one predicted token per reference token
     if 'sources' in inspect.signature(unwrap(spec.corpus_fn)).parameters:   # rewriting metrics (SARI, GEC GLEU)
         return hyps, textmetrics_edu.with_sources(['the cat sat on the mat .', 'a dog is barking'], refs)
     return hyps, ([[r] for r in refs] if spec.multi_ref else refs)
@@ -149,6 +150,7 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
         refs = textmetrics_edu.with_sources(base, refs)   # each segment's source rides with its references
     if name == 'span_f1': hyps, base, refs = (['B-PER O', 'O B-LOC', 'I-PER O', 'O O'], ['B-PER O', 'O O', 'O O', 'O O'],
                                               ['B-PER O', 'O B-LOC', 'B-PER O', 'O B-LOC'])   # tags, one per token
+    if name == 'rep_l': hyps, base = refs, [' '.join(r.split()[:1] * len(r.split())) for r in refs]  # one prediction a token
     res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
     assert res is not None
 

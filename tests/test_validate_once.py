@@ -63,6 +63,7 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
     hyps, refs = (LABELS_H, LABELS_R) if name in CLASSIFICATION else (H, R)
     if name == 'span_f1': hyps, refs = TAGS_H, TAGS_R
     if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
+    if name == 'rep_l': hyps = refs  # one predicted token per reference token
     extra = {'sources': hyps} if 'sources' in inspect.signature(spec.corpus_fn).parameters else {}   # SARI: a source each
     spec.corpus_fn(hyps, refs, **_explicit_options(spec), **extra)
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
@@ -76,6 +77,7 @@ def test_sentence_call_checks_each_option_once(name, option_checks):
     hyp, refs = (LABELS_H[0], LABELS_R[0]) if name in CLASSIFICATION else (H[1], R[1])
     if name == 'span_f1': hyp, refs = TAGS_H[0], TAGS_R[0]
     if name.startswith('distinct'): refs = None
+    if name == 'rep_l': hyp = refs  # one predicted token per reference token
     extra = {'source': hyp} if 'source' in inspect.signature(spec.sentence_fn).parameters else {}   # SARI: its source
     spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True), **extra)
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)

@@ -362,7 +362,7 @@ class CIDErStats:
         return CIDErStats(self.score_sum + o.score_sum, tuple(a + b for a, b in zip(self.order_sums, o.order_sums)),
                           self.images + o.images, self.corpus if self.corpus is not None else o.corpus)
 
-    total = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
+    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 
 def _cider_segment(h, prepared, o: dict) -> CIDErStats:

@@ -172,7 +172,7 @@ class MeteorSums:
     def __add__(self, o: 'MeteorSums') -> 'MeteorSums':
         return MeteorSums(self.score_sum + o.score_sum, self.segments + o.segments)
 
-    total = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
+    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 
 def _wordnet_of(o):

@@ -330,7 +330,7 @@ class RougeSums:
         return RougeSums(self.precision + o.precision, self.recall + o.recall, self.fmeasure + o.fmeasure,
                          self.segments + o.segments, self.lossy + o.lossy, self.one_sentence + o.one_sentence)
 
-    total = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
+    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):

@@ -201,7 +201,7 @@ class TERStats:
                         self.segment_edits + o.segment_edits, self.segment_ref_lengths + o.segment_ref_lengths,
                         self.best_ref_index + o.best_ref_index, self.pairs + o.pairs)
 
-    total = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
+    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/12_ter.ipynb #403218ba
 MAX_TER_WORDS = 20000  # longer segments are refused: tercom's shift search is O(n^2) memory and time

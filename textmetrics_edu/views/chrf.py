@@ -16,11 +16,13 @@ __all__ = ['CHRF_EXPLORER', 'render_chrf_html']
 def render_chrf_html(hyp: str,  # the hypothesis
                      refs: str | Sequence[str],  # its reference(s)
                      *, char_order: int = 6, word_order: int = 0, beta: float = 2, lowercase: bool = False,
+                     convention: str = 'sacrebleu',  # whose rules: 'sacrebleu', 'nltk', 'torchmetrics'
                     ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: per-order matches, hypothesis and reference n-grams, P and R; chrP, chrR and the F-score."
     e = html.escape
     try:
-        res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase)
+        res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                            convention=convention)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     rows = []
@@ -28,8 +30,9 @@ def render_chrf_html(hyp: str,  # the hypothesis
         kind, n = ('char', i + 1) if i < res.char_order else ('word', i + 1 - res.char_order)
         p, rc = (f"{m / h:.4f}" if h else '-'), (f"{m / r:.4f}" if r else '-')
         rows.append(f"<tr><td>{kind} {n}-grams</td><td>{m}</td><td>{h}</td><td>{r}</td><td>{p}</td><td>{rc}</td></tr>")
-    return (f"<div class='tme-chrf'><p><b>{e(res.name)} = {res.score:.4f}</b> (x100: {100 * res.score:.2f}); "
-            f"chrP = {res.precision:.4f}, chrR = {res.recall:.4f}</p>"
+    how = (f"chrP = {res.precision:.4f}, chrR = {res.recall:.4f}" if res.convention == 'sacrebleu' else
+           f"{e(res.convention)}'s rules: the mean of per-order F-scores")
+    return (f"<div class='tme-chrf'><p><b>{e(res.name)} = {res.score:.4f}</b> (x100: {100 * res.score:.2f}); {how}</p>"
             f"<table><thead><tr><th>order</th><th>matches</th><th>in hyp</th><th>in ref</th><th>P</th><th>R</th></tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table><p><small>{e(res.signature)}</small></p></div>")
 
@@ -40,4 +43,4 @@ from .explorer import explorer, Text, Lines
 # %% ../../nbs/02_chrf.ipynb #c6b12202
 CHRF_EXPLORER = explorer(  # the controls come from chrF's own `Option`s (their `ui` ranges and labels)
     'chrf', render_chrf_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']),
-    metric=CHRF, options=('char_order', 'word_order', 'beta', 'lowercase'))
+    metric=CHRF, options=('char_order', 'word_order', 'beta', 'lowercase', 'convention'))

@@ -11,7 +11,7 @@ from ..core import MetricInputError
 from ..metrics.diversity import corpus_distinct, distinct_counts, self_bleu
 
 # %% auto #0
-__all__ = ['DISTINCT_EXPLORER', 'render_distinct_html', 'distinct_explorer']
+__all__ = ['DISTINCT_EXPLORER', 'REPETITION_EXPLORER', 'render_distinct_html', 'distinct_explorer', 'render_repetition_html']
 
 # %% ../../nbs/32_diversity.ipynb #53919e9c
 def render_distinct_html(samples: Sequence[str],  # the samples, one str each
@@ -50,3 +50,38 @@ def distinct_explorer(samples: Sequence[str] = ('I do not know.', 'I do not know
                      ):  # an ipywidgets VBox; `.controls`, `.output`
     "Interactive distinct-n (`DISTINCT_EXPLORER` in Jupyter): edit the samples (one per line), the order and the tokenizer."
     return widget(DISTINCT_EXPLORER, samples)
+
+# %% ../../nbs/32_diversity.ipynb #88c1f394
+from ..metrics.repetition import corpus_seq_rep, rep_counts
+from ..metrics.bleu import preprocess
+
+
+def render_repetition_html(continuations: Sequence[str],  # the continuations, one str each
+                           n: int = 4,  # seq-rep n-gram order
+                           context: int = 16,  # l: a token repeats if it occurs in the previous l tokens of its line
+                           *, tokenize: str = 'none') -> str:  # HTML; text escaped
+    "The repetition explorer's view: seq-rep-n per continuation and mean, uniq-seq, and each line's repeated tokens marked."
+    e = html.escape
+    try:
+        r = corpus_seq_rep(continuations, n=n, tokenize=tokenize)
+        if isinstance(context, bool) or not isinstance(context, int) or context < 1:
+            raise MetricInputError(f"`context` must be an int >= 1, got {context!r}")
+    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    rows = []
+    for i, (c, v) in enumerate(zip(continuations, r.per_sample), 1):
+        toks = preprocess(c, tokenize)
+        marked = [e(t) if t not in toks[max(0, j - context):j] else f"<mark>{e(t)}</mark>" for j, t in enumerate(toks)]
+        reps = rep_counts(toks, toks, context)[2]
+        rows.append(f"<tr><td>{i}</td><td>{' '.join(marked)}</td><td>{'-' if v is None else f'{v:.3f}'}</td>"
+                    f"<td>{reps}/{len(toks)}</td></tr>")
+    return (f"<div class='tme-repetition'><p><b>seq-rep-{n} = {r.score:.4f}</b> (mean over {r.samples - r.skipped} "
+            f"continuation(s)); uniq-seq {r.uniq_seq}</p><table><thead><tr><th>#</th><th>continuation (repeats within "
+            f"{context} tokens marked)</th><th>seq-rep-{n}</th><th>rep/{context}</th></tr></thead><tbody>{''.join(rows)}"
+            f"</tbody></table></div>")
+
+# %% ../../nbs/32_diversity.ipynb #926d15bc
+REPETITION_EXPLORER = explorer(
+    'repetition', render_repetition_html,
+    Lines(['the guard said that the guard said that the guard said that he was late',
+           'the guard arrived late because of the rain, and nobody asked why'], 'continuations'),
+    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), tokenize=Choice('none', list(TOKENIZERS), 'tokenizer'))
