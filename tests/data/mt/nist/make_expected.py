@@ -3,7 +3,7 @@
 Needs Perl, XML::Twig and mteval-v13a.pl, none of which this repository ships (the README says where they come
 from). Usage, from the repository root:
 
-    MTEVAL=/path/to/mteval-v13a.pl PERL5LIB=/path/to/XML-Twig/lib python tests/data/mt/nist/make_expected.py
+    MTEVAL=/path/to/mteval-v13a.pl PERL5LIB=/path/to/XML-Twig/lib python tests/data/mt/nist/make_expected.py [--doctest]
 
 Each corpus is written as mteval's SGML (src/ref/tst sets, one document, one <seg> per line, the text as it is:
 mteval's own reader and tokenizer do the rest) into a temporary folder, scored with
@@ -98,7 +98,30 @@ def run_mteval(systems: dict, refs: list, preserve_case: bool = False) -> dict:
 def _lines(p): return Path(p).read_text(encoding='utf-8').split('\n')[:-1]
 
 
+# NLTK's doctest of `sentence_nist` (NLTK 3.10 `nist_score.py`): two hypotheses, three references
+NLTK_DOCTEST = dict(
+    hyps=['It is a guide to action which ensures that the military always obeys the commands of the party',
+          'It is to insure the troops forever hearing the activity guidebook that party direct'],
+    refs=['It is a guide to action that ensures that the military will forever heed Party commands',
+          'It is the guiding principle which guarantees the military forces always being under the command of the Party',
+          'It is the practical guide for the army always to heed the directions of the party'])
+
+
+def doctest():
+    "4. NLTK's doctest, each hypothesis alone (a one-segment corpus), all three references and each one alone."
+    with open(HERE / 'mteval_nltk_doctest.tsv', 'w') as f:
+        f.write('hyp\trefs\tpreserve_case\tprinted\tscore\n')
+        for pc in (False, True):
+            for i, h in enumerate(NLTK_DOCTEST['hyps']):
+                for name, rs in [('1+2+3', NLTK_DOCTEST['refs'])] + [(str(j + 1), [r]) for j, r in enumerate(NLTK_DOCTEST['refs'])]:
+                    pr, full, _ = run_mteval({'h': [h]}, [[r] for r in rs], pc)['h']
+                    f.write(f'{i + 1}\t{name}\t{int(pc)}\t{pr}\t{full}\n')
+
+
 def main():
+    import sys
+    if sys.argv[1:] == ['--doctest']: return doctest()
+    doctest()
     # 1. the full WMT22 en-de test set (2037 segments, 9 systems): references A, B and A+B; A+B with -c
     refs = {'A': [_lines(WMT / 'ref.A.de')], 'B': [_lines(WMT / 'ref.B.de')]}
     refs['A+B'] = refs['A'] + refs['B']
