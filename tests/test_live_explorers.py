@@ -94,7 +94,9 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'),
                    ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
-                                     metric='chrf', n_samples=50, seed=7))
+                                     metric='chrf', n_samples=50, seed=7),
+                   google_bleu=dict(a0='the cat is on a mat', max_len=2), nist=dict(a0='the army obeys the party', convention='nltk'),
+                   ribes=dict(a0='he was interested in history because he read', alpha=0.5))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
