@@ -121,6 +121,15 @@ def test_nltk_convention_on_wmt22_sample():
     assert abs(ours - theirs) < 1e-12
 
 
+@pytest.mark.parametrize('system', sweep(WMT22_SYSTEMS, keep=[]))
+def test_nltk_convention_on_wmt22(wmt22, system):
+    "convention='nltk' against NLTK's corpus_nist on the full test set, both references (slow set only)."
+    A, B, hs = wmt22['refs_A'], wmt22['refs_B'], wmt22['systems'][system]
+    t = lambda x: list(mteval_tokenize(x))
+    ours = float(corpus_nist(hs, [[a, b] for a, b in zip(A, B)], convention='nltk'))
+    assert abs(ours - nltk_corpus_nist([[t(a), t(b)] for a, b in zip(A, B)], [t(h) for h in hs])) < 1e-12
+
+
 def test_readable_stage_equals_the_fast_one():
     c = make_expected.fuzz_corpus(7)
     o = dict(max_order=5, tokenize='mteval', lowercase=True, convention='mteval')
