@@ -93,6 +93,7 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                             method='all', confidence=0.9, n_samples=500),
                    meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'),
                    ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
+                   eed=dict(a0='late was the guard today', rho=0.5), character=dict(a0='on the mat the cat sat down'),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
                                      metric='chrf', n_samples=50, seed=7))
     code = _BLOCKED + f"""
