@@ -5,6 +5,9 @@ scratch venv `/work/scratch-charedit/bin/python` or $TME_TORCHMETRICS_PYTHON), o
 segment scores are checked against ours (float32, as it returns them).
 
     .venv/bin/python bench/bench_eed.py [--repeat 3] [--segments 300] [--systems 2] [--tool-python PATH]
+
+Measured 2026-11-25 00:37 UTC (machine shared, load average 8 on 2 cores), best of 2, 2 systems x 300 segments:
+ours 5.587 s vs torchmetrics 15.222 s, ratio 0.37; every segment score identical in float32.
 """
 import argparse
 import json
