@@ -158,3 +158,21 @@ def test_explorer_renders_escaped():
     assert 'tme-error' in render_eed_html('a', 'b', language='xx')
     long_ = render_eed_html('a' * 200, 'b' * 200)
     assert 'tme-eed-grid' not in long_ and 'the grid is drawn up to' in long_
+
+
+RWTH = json.loads((HERE / 'expected_rwth.json').read_text(encoding='utf-8'))  # the authors' eed_python (README)
+
+
+def test_compat_rwth_equals_the_authors_eed_python(wmt22):
+    """`compat='rwth-i6'`: the authors' preprocessing, then their float64 `eed_python`, on the 500 Japanese fuzzed cases
+    (padded by them, not by torchmetrics) and the first 100 stored WMT22 segments."""
+    cases = C.fuzz_cases()
+    assert RWTH['fuzz_digest'] == C.digest(cases) and len(RWTH['fuzz_ja']) == 500
+    differ = 0
+    for i, v in RWTH['fuzz_ja'].items():
+        c = cases[int(i)]
+        assert float(sentence_eed(c['hyp'], c['refs'][0], language='ja', compat='rwth-i6')) == v
+        differ += float(sentence_eed(c['hyp'], c['refs'][0], language='ja')) != v
+    assert differ > 400  # torchmetrics' unpadded Japanese differs on most cases
+    ours = corpus_eed(wmt22['systems']['Online-W'][:100], wmt22['refs_A'][:100], compat='rwth-i6')
+    assert list(ours.segment_scores) == RWTH['wmt22_online_w_A_300'][:100]
