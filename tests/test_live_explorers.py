@@ -95,6 +95,7 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
                    sari=dict(a0='About 95 species are now accepted .', convention='hf'),
                    gec_gleu=dict(a0='New technology has been introduced into society .', max_order=2),
+                   eed=dict(a0='late was the guard today', rho=0.5), character=dict(a0='on the mat the cat sat down'),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
                                      metric='chrf', n_samples=50, seed=7),
                    diff=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'),
