@@ -178,3 +178,15 @@ def test_significance_names_the_better_system_in_the_metrics_direction(tmp_path)
     out = subprocess.run([exe, 'significance', str(tmp_path / 'base.txt'), str(tmp_path / 'good.txt'), '-r',
                           str(tmp_path / 'good.txt'), '-m', 'ter', '--n-samples', '20'], capture_output=True, text=True)
     assert 'better: good (lower is better)' in out.stdout, out.stdout + out.stderr
+
+
+def test_score_table_states_each_metrics_direction():
+    "Issue 21: the CLI's system table and JSON carry the registry's direction (no consumer assumes higher is better)."
+    import json, subprocess, sys
+    from pathlib import Path
+    exe = str(Path(sys.executable).parent / 'textmetrics-edu')
+    out = subprocess.run([exe, 'score', '-m', 'ter,bleu,wer'], capture_output=True, text=True).stdout
+    assert 'lower is better: ter, wer; higher is better: bleu' in out, out
+    js = json.loads(subprocess.run([exe, 'score', '-m', 'ter,bleu', '--format', 'json'], capture_output=True, text=True).stdout)
+    m = js['systems'][0]['metrics']
+    assert m['ter']['higher_is_better'] is False and m['bleu']['higher_is_better'] is True

@@ -197,7 +197,7 @@ def run_score(args) -> int:
             caveat = getattr(r, 'note', '')   # a caveat the metric attaches to its number (e.g. rougeLsum = rougeL)
             if caveat and caveat not in caveats:
                 caveats.add(caveat); print(f"textmetrics-edu: note: {caveat}", file=sys.stderr)
-            m = {'score': float(r) * scale, 'signature': r.signature}
+            m = {'score': float(r) * scale, 'higher_is_better': s.higher_is_better, 'signature': r.signature}
             if args.segments: m['segments'] = [v * scale for v in _segment_scores(s, r, hyps, refs, kw)]
             if args.explain is not None: m['explain'] = _explain_segment(s, r, hyps, refs, kw, args.explain - 1)
             row['metrics'][s.name] = m
@@ -230,6 +230,9 @@ def format_table(results: list[dict], metrics: list[str], note: str | None = Non
     for r in results:
         lines.append(f"{r['name']:<{w}}  " + '  '.join(f"{fmt.format(r['metrics'][m]['score']):>{c}}"
                                                        for m, c in zip(metrics, cols)))
+    lower = [m for m in metrics if results[0]['metrics'][m].get('higher_is_better') is False]
+    if lower: lines.append(f"lower is better: {', '.join(lower)}" + (f"; higher is better: {', '.join(m for m in metrics if m not in lower)}"
+                                                                      if len(lower) < len(metrics) else ''))
     lines.append('')
     for m in metrics: lines.append(f"{m}: {results[0]['metrics'][m]['signature']}")
     seg_cols = [(r['name'], m) for r in results for m in metrics if 'segments' in r['metrics'][m]]
