@@ -131,9 +131,32 @@ def _cell_label(nb, idx) -> str:
     return f'cell {idx} (code cell #{n_code}):\n{head}'
 
 
+def _doc_kernel_cells_only(P):
+    """nbdev 2.4's `exec_show_docs` re-runs, in a fresh kernel, every cell that contains an import anywhere (`_do_eval`),
+    so a lesson cell that imports and then uses the notebook's earlier variables fails the build with a NameError
+    (and warns "Found cells containing imports and other code"). The documentation kernel needs only what `show_doc`
+    renders: exported cells, cells of nothing but imports, and `show_doc` cells; the lesson cells ran already (the
+    notebook is executed in full first). Same rule otherwise as nbdev's own `_do_eval`."""
+    import ast
+    if getattr(P._do_eval, '_textmetrics', False): return
+
+    def _do_eval(cell):
+        from nbdev.processors import cell_lang
+        if cell_lang(cell) != 'python' or not cell.source or 'nbdev_export' + '()' in cell.source: return
+        trees = cell.parsed_()
+        if cell.cell_type != 'code' or not trees: return
+        if cell.directives_.get('eval:', [''])[0].lower() == 'false': return
+        if cell.directives_.keys() & {'export', 'exports', 'exporti', 'exec_doc'}: return True
+        if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in trees): return True   # top-level statements
+        if P._show_docs(trees): return True
+    _do_eval._textmetrics = True
+    P._do_eval = _do_eval
+
+
 def site_filters():
     "nbdev's FilterDefaults (the processors `nbdev_docs` runs), as one callable."
     from nbdev import processors as P
+    _doc_kernel_cells_only(P)
     return P.FilterDefaults()
 
 
