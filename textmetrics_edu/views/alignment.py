@@ -118,10 +118,10 @@ def render_alignment_html(hyp: str,  # the hypothesis
             f"(H {w.hits}, S {w.substitutions}, D {w.deletions}, I {w.insertions}; N {w.ref_len})</p>{img}"
             f"{render_alignment(res.a, res.b, res.ops, fmt='html')}</div>")
 
-# %% ../../nbs/10_edit_distance.ipynb #948f285c
+# %% ../../nbs/10_edit_distance.ipynb #1b71520b
 from .explorer import explorer, Text, Choice, Fixed
 
-# %% ../../nbs/10_edit_distance.ipynb #ea2dde2f
+# %% ../../nbs/10_edit_distance.ipynb #56d9f575
 ALIGNMENT_EXPLORER = explorer(   # in Jupyter: `alignment_explorer()` (below; its heatmap is a matplotlib picture)
     'alignment', render_alignment_html, Text('on the mat the cat sat down', 'hypothesis'),
     Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'), plot=Fixed('html'))
