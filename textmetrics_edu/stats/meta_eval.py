@@ -325,7 +325,7 @@ def lower_is_better(names, declared: str = '') -> set[str]:
     if bad: raise MetricInputError(f"--lower-is-better: {sorted(bad)} not among the metrics {list(names)}")
     return {n for n in names if known.get(n.lower()) is False} | extra
 
-# %% ../../nbs/63_meta_eval_advanced.ipynb #2205c4a4
+# %% ../../nbs/63_meta_eval_advanced.ipynb #6a8a6e42
 RESAMPLE = ('systems', 'items', 'both')
 
 
@@ -355,7 +355,7 @@ def bootstrap_values(M, H, seg, level, statistic, average_by, *, resample, n_res
         except MetricInputError: out[b] = np.nan
     return out
 
-# %% ../../nbs/63_meta_eval_advanced.ipynb #a6f194b9
+# %% ../../nbs/63_meta_eval_advanced.ipynb #ae5e65e1
 def _item_counts(ii, n_items):
     import numpy as np
     B = ii.shape[0]
@@ -363,7 +363,7 @@ def _item_counts(ii, n_items):
     np.add.at(counts, (np.repeat(np.arange(B), ii.shape[1]), ii.ravel()), 1)
     return counts
 
-# %% ../../nbs/63_meta_eval_advanced.ipynb #b241cc35
+# %% ../../nbs/63_meta_eval_advanced.ipynb #0a0150d5
 def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, n_resamples, seed,
                           darr_threshold=25.0, block=100):
     "The same values as `bootstrap_values`, vectorised for item resampling at the segment level (else the loop)."
