@@ -9,8 +9,7 @@ from typing import Sequence
 from ..core import MetricInputError, check_count, check_numbers, check_seed
 
 # %% auto #0
-__all__ = ['tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration', 'tie_calibration',
-           'pairwise_p_values', 'soft_pairwise_accuracy']
+__all__ = ['tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration', 'tie_calibration', 'pairwise_p_values', 'soft_pairwise_accuracy']
 
 # %% ../../nbs/61_meta_eval.ipynb #90ed3302
 def _paired_vectors(metric, human, allow_nan: bool = False):
@@ -84,7 +83,7 @@ def kendall_variant(metric: Sequence[float],  # metric scores
     if n == 0: return float('nan')
     return (con + t_hm - dis - t_h - t_m) / n if variant == '23' else (con + t_hm) / n
 
-# %% ../../nbs/61_meta_eval.ipynb #17ea23f2
+# %% ../../nbs/63_meta_eval_advanced.ipynb #17ea23f2
 def kendall_like(metric: Sequence[float],  # metric scores of the cells of one group (e.g. one item's systems)
                  human: Sequence[float],  # their human (DA) scores
                  threshold: float = 25.0,  # minimum |human difference| for a pair to count (WMT: 25 DA points)
@@ -103,7 +102,7 @@ def kendall_like(metric: Sequence[float],  # metric scores of the cells of one g
     n = con + dis
     return ((con - dis) / n if n else 0.0), n, con, dis
 
-# %% ../../nbs/61_meta_eval.ipynb #5a4ff462
+# %% ../../nbs/63_meta_eval_advanced.ipynb #5a4ff462
 def pairwise_accuracy(metric: Sequence[float],  # one metric score per system
                       human: Sequence[float],  # one human score per system, same order
                      ) -> tuple[float, int]:  # (accuracy in [0, 1], number of system pairs)
@@ -116,7 +115,7 @@ def pairwise_accuracy(metric: Sequence[float],  # one metric score per system
             agree += sign(human[i] - human[j]) == sign(metric[i] - metric[j]); n += 1
     return (agree / n if n else float('nan')), n
 
-# %% ../../nbs/61_meta_eval.ipynb #892d0b87
+# %% ../../nbs/63_meta_eval_advanced.ipynb #892d0b87
 @dataclass(frozen=True)
 class TieCalibration:
     "Result of the tie-threshold search: the best statistic, its threshold, and the whole curve."
@@ -203,7 +202,7 @@ def _sequential_curve(diffs, good, good_tie, row_of, n_rows, order, variant):
         else: ths.append(d); taus.append(total / n_rows)
     return np.asarray(ths), np.asarray(taus)
 
-# %% ../../nbs/61_meta_eval.ipynb #a6d00de6
+# %% ../../nbs/63_meta_eval_advanced.ipynb #a6d00de6
 def pairwise_p_values(seg_scores,  # systems x segments array of scores (no missing values)
                       n_permutations: int = 1000,  # random sign flips
                       seed: int = 4,  # mt-metrics-eval's fixed seed

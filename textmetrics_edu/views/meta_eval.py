@@ -53,8 +53,24 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
             parts.append(f"<line x1='{X(x0):.1f}' y1='{Y(ya):.1f}' x2='{X(x1):.1f}' y2='{Y(yb):.1f}' stroke='#999' stroke-dasharray='4 3'/>")
     for x, y, lab in zip(xs, ys, labels):
         col = '#d62728' if lab in highlight else '#1f77b4'
-        parts.append(f"<circle cx='{X(x):.1f}' cy='{Y(y):.1f}' r='4' fill='{col}'><title>{html.escape(str(lab))}</title></circle>"
-                     f"<text x='{X(x) + 5:.1f}' y='{Y(y) - 5:.1f}' font-size='10'>{html.escape(str(lab))}</text>")
+        parts.append(f"<circle cx='{X(x):.1f}' cy='{Y(y):.1f}' r='4' fill='{col}'><title>{html.escape(str(lab))}</title></circle>")
+    # the labels, top to bottom, where none overprints another label or a point: right of the point, else left, else a
+    # line lower or higher (joined to its point by a thin line); a label is about 6 px per character at font-size 10
+    taken = [(X(x) - 4, X(x) + 4, Y(y) - 4, Y(y) + 4) for x, y in zip(xs, ys)]
+    free = lambda b: 0 <= b[0] and b[1] <= width and not any(b[0] < t[1] and b[1] > t[0] and b[2] < t[3] and b[3] > t[2]
+                                                           for t in taken)
+    for k in sorted(range(n), key=lambda k: Y(ys[k])):
+        px, py, lab = X(xs[k]), Y(ys[k]), str(labels[k])
+        w = 6.0 * len(lab)
+        for dy, right in [(d, r) for d in (0, 12, -12, 24, -24, 36, -36, 48, -48) for r in (True, False)] + [(0, True)]:
+            base = py - 5 + dy   # the text's baseline
+            b = (px + 5, px + 5 + w, base - 9, base + 3) if right else (px - 5 - w, px - 5, base - 9, base + 3)
+            if free(b): break
+        taken.append(b)
+        if dy: parts.append(f"<line x1='{px:.1f}' y1='{py:.1f}' x2='{b[0] if right else b[1]:.1f}' y2='{base - 3:.1f}' "
+                            "stroke='#bbb' stroke-width='0.6'/>")
+        anchor = '' if right else " text-anchor='end'"
+        parts.append(f"<text x='{b[0] if right else b[1]:.1f}' y='{base:.1f}' font-size='10'{anchor}>{html.escape(lab)}</text>")
     parts.append(f"<text x='{width / 2:.0f}' y='{height - 8}' font-size='11' text-anchor='middle'>{html.escape(xlabel)}</text>"
                  f"<text x='12' y='{height / 2:.0f}' font-size='11' transform='rotate(-90 12 {height / 2:.0f})' "
                  f"text-anchor='middle'>{html.escape(ylabel)}</text></svg>")
