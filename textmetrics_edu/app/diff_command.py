@@ -121,7 +121,10 @@ def _attach_data(args, metric: str, refs):
         if metric.lower() not in names:
             raise MetricInputError(f"{f} gives the sources of {', '.join(sorted(names))}, not of {metric!r} (-m)")
         from textmetrics_edu.metrics.sari import with_sources   # SARI's and GEC GLEU's form of a segment with its source
-        refs = with_sources(_read(path), refs, name=f"{f} {path}")
+        sources = _read(path)
+        if len(sources) != len(refs):
+            raise MetricInputError(f"{f} {path}: {len(sources)} lines, but {len(refs)} segments in the other files")
+        refs = with_sources(sources, refs, name=f"{f} {path}")
     return refs
 
 
