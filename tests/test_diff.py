@@ -515,7 +515,11 @@ _OPTS = {'bleu': st.fixed_dictionaries({'tokenize': st.sampled_from(['13a', 'int
                                           'multi_ref': st.sampled_from(['max_f', 'pooled', 'max_recall']),
                                           'stem': st.booleans(), 'on_non_ascii': st.just('ignore')}),
          'wer': st.fixed_dictionaries({'normalize': st.sampled_from([None, 'basic', 'numbers'])}),
-         'chrf': st.fixed_dictionaries({'beta': st.sampled_from([1.0, 2.0, 3.0]), 'lowercase': st.booleans()})}
+         'chrf': st.fixed_dictionaries({'beta': st.sampled_from([1.0, 2.0, 3.0]), 'lowercase': st.booleans()}),
+         'sari': st.fixed_dictionaries({'convention': st.sampled_from(['easse', 'paper', 'authors', 'hf']),
+                                        'tokenize': st.sampled_from(['13a', 'none']), 'lowercase': st.booleans()}),
+         'nist': st.fixed_dictionaries({'convention': st.sampled_from(['mteval', 'nltk']),
+                                        'tokenize': st.sampled_from(['mteval', 'none']), 'lowercase': st.booleans()})}
 
 
 @st.composite
@@ -525,6 +529,7 @@ def _case(draw):
     nrefs = 1 if metric == 'wer' else draw(st.integers(1, 3))
     hyps = [draw(_text) for _ in range(n)]
     refs = SegmentRefs([[draw(_text) for _ in range(nrefs)] for _ in range(n)])  # stated: one list per segment
+    if metric == 'sari': refs = with_sources([draw(_text) for _ in range(n)], refs)   # the sources ride in front
     return (metric, hyps, refs, draw(_OPTS[metric]), draw(_OPTS[metric]), draw(st.sampled_from(LEVELS)),
             draw(st.sampled_from(['swap', 'sequential'])))
 
