@@ -2,6 +2,7 @@
 own (and the tools'), the parts add up to the difference, the per-segment shares add up exactly where the method says
 so (and each swap effect is the corpus score recomputed with one segment's statistics swapped), the first divergent
 stage is found, the renderers escape user text, the command works, bad input errors."""
+import gzip
 import json
 import math
 import subprocess
@@ -16,6 +17,7 @@ from textmetrics_edu.app.cli import main
 from textmetrics_edu.core import METRICS, MetricInputError, SegmentRefs, discover_metrics
 from textmetrics_edu.core.datasets import load_wmt22_sample
 from textmetrics_edu.metrics.bleu import BLEU
+from textmetrics_edu.metrics.sari import with_sources
 from textmetrics_edu.stats.conventions import CONVENTIONS, LEVELS, Convention, declare_conventions
 from textmetrics_edu.stats.difference import explain_difference, first_divergence, token_diff, wdiff
 from textmetrics_edu.views.difference import render_difference_html, tokens_html
@@ -155,6 +157,9 @@ def test_every_metric_on_the_protocol_can_be_taken_apart(name):
     if name in ('accuracy', 'f1', 'mcc'):
         hyps, refs, opts = ['a', 'b', 'a'], ['a', 'b', 'b'], ({'labels': ['a', 'b']} if name != 'accuracy' else {})
     if name == 'meteor': opts = {'synonyms': False}   # WordNet is exercised in test_meteor_parameters
+    if name == 'seq_rep': opts = {'n': 2}   # seq-rep-4 refuses a 3-token segment at sentence level
+    if 'sources_file' in {o.name for o in METRICS[name].options}:   # SARI: each segment's source rides with its refs
+        refs = with_sources(['the cat sat on a mat', 'a dog barked', 'it is raining now'], refs)
     try: METRICS[name].corpus_fn(hyps, refs, **opts)
     except (MetricInputError, TypeError) as e: pytest.skip(f'{name} needs inputs this generic test does not make: {e}')
     for level in LEVELS:
@@ -228,7 +233,7 @@ def test_token_diff_and_wdiff():
 
 def test_every_declared_convention_is_valid_for_its_metric():
     "A declaration names registered metrics, options their `Option`s accept, and pairs of its own conventions."
-    assert {'bleu', 'rougeL', 'meteor', 'wer'} <= set(CONVENTIONS)
+    assert {'bleu', 'rougeL', 'meteor', 'wer', 'sari', 'nist'} <= set(CONVENTIONS)
     for name, fam in CONVENTIONS.items():
         assert name in METRICS, f'{name}: conventions declared for a metric that is not registered'
         names = [c.name for c in fam.conventions]
@@ -309,6 +314,77 @@ def test_a_metric_without_conventions_takes_dicts_but_not_names():
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# SARI and NIST: conventions declared in their own modules, on real data
+# ---------------------------------------------------------------------------------------------------------------
+ASSET = DATA / 'simplification' / 'asset_test_001-100'
+SARI_TOOL = dict(easse='easse', paper='paper', authors='authors_mean', hf='hf')   # keys of the stored tool outputs
+
+
+def _lines(p): return p.read_text(encoding='utf-8').split('\n')[:-1]
+
+
+@pytest.fixture(scope='module')
+def asset():
+    "ASSET test 1-100: the `first_clause` system, its sources, 9 references, the SARI tools' stored numbers."
+    refs = [list(x) for x in zip(*[_lines(ASSET / f'asset.test.simp.{k}') for k in range(1, 10)])]
+    tools = json.loads(gzip.open(DATA / 'simplification' / 'tool_outputs.json.gz', 'rt', encoding='utf-8').read())
+    return _lines(ASSET / 'sys' / 'first_clause'), _lines(ASSET / 'asset.test.orig'), refs, tools['asset']['first_clause']
+
+
+@pytest.mark.parametrize('a, b, level', CONVENTIONS['sari'].pairs)
+def test_sari_pairs_on_asset(asset, a, b, level):
+    """Each declared pair: the two scores are the tools' (EASSE, the paper's form, SARI.py, HF evaluate); the
+    statistics are shared, so the first divergence is the aggregation; the parts and the shares add up."""
+    hyps, src, refs, tools = asset
+    refs = with_sources(src, refs)
+    d = explain_difference('sari', hyps, refs, a, b, level=level, top_k=3)
+    assert abs(100 * d.score_a - tools[SARI_TOOL[a]]) < 1e-9 and abs(100 * d.score_b - tools[SARI_TOOL[b]]) < 1e-9
+    assert (d.first_stage, d.n_tokens_differ, d.n_stats_differ, d.statistics_part) == ('aggregation', 0, 0, 0.0)
+    assert abs(d.statistics_part + d.aggregation_part - d.delta) < 1e-12
+    if d.level_a == d.level_b == 'sentence':   # authors -> hf: exact shares; a copied sentence gains 1/3 point
+        assert d.exact and abs(math.fsum(d.contributions) - d.delta) < 1e-12
+        copied = [i for i, (h, s) in enumerate(zip(hyps, src)) if h == s]
+        assert len(copied) == 49 and all(abs(100 * d.contributions[i] - 1 / 3) < 1e-9 for i in copied)
+        assert all(s.stage == 'aggregation' and s.steps[0]['delete'] == 0 and s.steps[1]['delete'] == 1 for s in d.segments)
+    elif d.level_a == d.level_b:               # easse -> paper: no segment owns a share; the steps say where
+        assert d.segments == () and not any(d.contributions)
+        (a_, k_, d_), (a2, k2, d2) = ([s[x] for x in ('add', 'keep', 'delete')] for s in d.steps)
+        assert abs((a2 - a_ + k2 - k_ + d2 - d_) / 3 - d.delta) < 1e-12 and d2 - d_ > 0.09
+    else:                                      # corpus -> mean: the level, then the formula with exact shares
+        f = explain_difference('sari', hyps, refs, a, b, level='sentence', top_k=5)
+        assert f.exact and f.level == 'sentence' and abs(math.fsum(f.contributions) - f.delta) < 1e-12
+        assert abs((f.score_a - d.score_a) + f.delta - d.delta) < 1e-12
+
+
+def test_sari_needs_its_sources(asset):
+    hyps, src, refs, _ = asset
+    with pytest.raises(MetricInputError, match='source'): explain_difference('sari', hyps[:3], refs[:3], 'easse', 'hf')
+
+
+def test_nist_mteval_against_nltk_with_two_references(wmt):
+    """mteval-v13a.pl (its stored output) against NLTK 3.10 (run here) on the WMT22 sample, references A and B: the
+    statistics part is all of it, shared exactly by the sequential method; with one reference, no difference."""
+    from nltk.translate.nist_score import corpus_nist as nltk_corpus_nist
+    from textmetrics_edu.metrics.nist import mteval_tokenize
+    hyps, A, B = wmt
+    system = sorted(load_wmt22_sample()['systems'])[0]
+    rows = [r.split('\t') for r in (DATA / 'mt' / 'nist' / 'mteval_wmt22_sample_segments.tsv').read_text().splitlines()[1:]]
+    mteval = next(float(r[3]) for r in rows if r[0] == 'A+B' and r[1] == system)
+    t = lambda x: list(mteval_tokenize(x))
+    d = explain_difference('nist', hyps, refs_from_streams(A, B), 'mteval', 'nltk', method='sequential', top_k=3)
+    assert abs(d.score_a - mteval) < 1e-9
+    assert abs(d.score_b - nltk_corpus_nist([[t(a), t(b)] for a, b in zip(A, B)], [t(h) for h in hyps])) < 1e-12
+    assert (d.first_stage, d.n_tokens_differ, d.n_stats_differ, d.aggregation_part) == ('statistics', 0, 300, 0.0)
+    assert d.exact and abs(math.fsum(d.contributions) - d.statistics_part) < 1e-12 and abs(d.statistics_part - d.delta) < 1e-12
+    assert abs(d.delta + 0.934101) < 1e-6 and max(d.contributions) <= 0 and sum(c < 0 for c in d.contributions) == 181
+    assert [s.index for s in d.segments] == [158, 55, 113] and all(s.stage == 'statistics' for s in d.segments)
+    swap = explain_difference('nist', hyps, refs_from_streams(A, B), 'mteval', 'nltk', top_k=0)
+    assert not swap.exact and abs(swap.interaction) < 1e-12   # each order's n-gram count is the same: ~linear
+    one = explain_difference('nist', hyps, A, 'mteval', 'nltk', top_k=0)
+    assert (one.delta, one.first_stage, one.n_stats_differ) == (0.0, 'statistics', 300)
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # the command
 # ---------------------------------------------------------------------------------------------------------------
 def _files(tmp_path, wmt, n=40):
@@ -375,6 +451,50 @@ def test_cli_file_errors(tmp_path, wmt, capsys):
     assert main(['diff', '-r', str(r)]) == 2 and 'no hypothesis file' in capsys.readouterr().err
 
 
+def test_cli_sari_with_sources(asset, capsys):
+    "`--sari-sources` (the `score` command's flag) puts each source in front of its references; JSON = the API."
+    hyps, src, refs, _ = asset
+    rs = [str(ASSET / f'asset.test.simp.{k}') for k in range(1, 10)]
+    argv = ['diff', str(ASSET / 'sys' / 'first_clause'), '-r', *rs, '-m', 'sari', '-a', 'authors', '-b', 'hf']
+    assert main([*argv, '--sari-sources', str(ASSET / 'asset.test.orig'), '--format', 'json', '--top', '2']) == 0
+    out = json.loads(capsys.readouterr().out)
+    d = explain_difference('sari', hyps, with_sources(src, refs), 'authors', 'hf', top_k=2)
+    assert (out['score_a'], out['score_b'], out['first_stage'], out['level'], out['contributions']) == (
+        d.score_a, d.score_b, 'aggregation', 'sentence', list(d.contributions))
+    assert out['signature_a'].startswith('SARI|conv:authors|nrefs:9|')
+    assert main(argv) == 2 and 'source' in capsys.readouterr().err                       # no sources
+    assert main([*argv, '--sari-sources', rs[0], '-m', 'bleu']) == 2
+    assert 'gives the sources of sari' in capsys.readouterr().err
+    assert not any(f.startswith('--a-sari-sources') for f in _side_flags_names())       # data, not a convention
+
+
+def _side_flags_names():
+    from textmetrics_edu.app.diff_command import _side_flags
+    return list(_side_flags())
+
+
+def test_cli_sari_sources_file_errors(tmp_path, asset, capsys):
+    short = tmp_path / 'short.txt'
+    short.write_text('one source\n', encoding='utf-8')
+    argv = ['diff', str(ASSET / 'sys' / 'first_clause'), '-r', str(ASSET / 'asset.test.simp.1'), '-m', 'sari']
+    assert main([*argv, '--sari-sources', str(short)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('textmetrics-edu: error:') and '--sari-sources' in err, err
+
+
+def test_cli_nist_two_references(tmp_path, wmt, capsys):
+    h, r, r2 = _files(tmp_path, wmt)
+    assert main(['diff', str(h), '-r', str(r), str(r2), '-m', 'nist', '-a', 'mteval', '-b', 'nltk', '--method',
+                 'sequential', '--format', 'json', '--top', '2']) == 0
+    out = json.loads(capsys.readouterr().out)
+    d = explain_difference('nist', wmt[0][:40], refs_from_streams(wmt[1][:40], wmt[2][:40]), 'mteval', 'nltk',
+                           method='sequential', top_k=2)
+    assert (out['score_a'], out['score_b'], out['first_stage'], out['exact'], out['contributions']) == (
+        d.score_a, d.score_b, 'statistics', True, list(d.contributions))
+    assert main(['diff', str(h), '-r', str(r), str(r2), '-m', 'nist', '-a', 'mteval', '-b', 'nltk']) == 0
+    assert 'nist at corpus level, 40 segments: mteval' in capsys.readouterr().out
+
+
 def test_cli_as_a_program():
     p = subprocess.run([sys.executable, '-m', 'textmetrics_edu', 'diff', '--list'], capture_output=True, text=True,
                        timeout=300)
@@ -396,7 +516,11 @@ _OPTS = {'bleu': st.fixed_dictionaries({'tokenize': st.sampled_from(['13a', 'int
                                           'multi_ref': st.sampled_from(['max_f', 'pooled', 'max_recall']),
                                           'stem': st.booleans(), 'on_non_ascii': st.just('ignore')}),
          'wer': st.fixed_dictionaries({'normalize': st.sampled_from([None, 'basic', 'numbers'])}),
-         'chrf': st.fixed_dictionaries({'beta': st.sampled_from([1.0, 2.0, 3.0]), 'lowercase': st.booleans()})}
+         'chrf': st.fixed_dictionaries({'beta': st.sampled_from([1.0, 2.0, 3.0]), 'lowercase': st.booleans()}),
+         'sari': st.fixed_dictionaries({'convention': st.sampled_from(['easse', 'paper', 'authors', 'hf']),
+                                        'tokenize': st.sampled_from(['13a', 'none']), 'lowercase': st.booleans()}),
+         'nist': st.fixed_dictionaries({'convention': st.sampled_from(['mteval', 'nltk']),
+                                        'tokenize': st.sampled_from(['mteval', 'none']), 'lowercase': st.booleans()})}
 
 
 @st.composite
@@ -406,6 +530,7 @@ def _case(draw):
     nrefs = 1 if metric == 'wer' else draw(st.integers(1, 3))
     hyps = [draw(_text) for _ in range(n)]
     refs = SegmentRefs([[draw(_text) for _ in range(nrefs)] for _ in range(n)])  # stated: one list per segment
+    if metric == 'sari': refs = with_sources([draw(_text) for _ in range(n)], refs)   # the sources ride in front
     return (metric, hyps, refs, draw(_OPTS[metric]), draw(_OPTS[metric]), draw(st.sampled_from(LEVELS)),
             draw(st.sampled_from(['swap', 'sequential'])))
 

@@ -14,19 +14,33 @@ from ..stats.conventions import CONVENTIONS, LEVELS
 from ..stats.difference import METHODS, explain_difference, token_diff, wdiff
 
 # %% auto #0
-__all__ = ['difference_json', 'run_diff']
+__all__ = ['DATA_OPTIONS', 'difference_json', 'run_diff']
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #9d6dbfd7
+DATA_OPTIONS = ('sources_file',)  # options that give data (a rewriting metric's sources), not a convention
+
+
 def _side_flags():
     "{side flag: (metric names, Option, side)}: each metric option with a CLI flag, once per side ('a', 'b')."
     out = {}
     for name, spec in sorted(METRICS.items()):
         if spec.metric.segment_stats is None or spec.metric.aggregate == 'corpus': continue
         for o in cli_options(spec.metric):
+            if o.name in DATA_OPTIONS: continue
             for side in 'ab':
                 f = f"--{side}-{o.flag[2:]}"
                 names, opt, _ = out.get(f, (set(), o, side))
                 out[f] = (names | {name.lower()}, opt, side)
+    return out
+
+
+def _data_flags():
+    "{flag: (metric names, Option)}: the data options (SARI's `--sari-sources`), the same flag as `score`'s, once."
+    out = {}
+    for name, spec in sorted(METRICS.items()):
+        if spec.metric.segment_stats is None or spec.metric.aggregate == 'corpus': continue
+        for o in cli_options(spec.metric):
+            if o.name in DATA_OPTIONS: out[o.flag] = (out.get(o.flag, (set(), o))[0] | {name.lower()}, o)
     return out
 
 
@@ -48,6 +62,9 @@ def _add_args(p):
     p.add_argument('--percent', action='store_true', help='scores x100')
     p.add_argument('--format', choices=('text', 'json'), default='text')
     p.add_argument('--list', action='store_true', help='list the declared conventions and the standard pairs')
+    data = p.add_argument_group('inputs besides hypotheses and references (both conventions read them)')
+    for f, (names, o) in _data_flags().items():
+        data.add_argument(f, dest=_dest(f), default=None, metavar='FILE', help=f"{o.doc} ({', '.join(sorted(names))})")
     groups = {}
     for f, (names, o, side) in _side_flags().items():
         g = groups.get(side) or groups.setdefault(side, p.add_argument_group(f'options of convention {side} (override -{side})'))
@@ -96,6 +113,21 @@ def _load(args):
     return hyps, refs, None
 
 
+def _attach_data(args, metric: str, refs):
+    "The references with each segment's source in front (`with_sources`) when a data flag (`--sari-sources`) is given."
+    for f, (names, o) in _data_flags().items():
+        path = getattr(args, _dest(f), None)
+        if path is None: continue
+        if metric.lower() not in names:
+            raise MetricInputError(f"{f} gives the sources of {', '.join(sorted(names))}, not of {metric!r} (-m)")
+        from textmetrics_edu.metrics.sari import with_sources   # SARI's and GEC GLEU's form of a segment with its source
+        sources = _read(path)
+        if len(sources) != len(refs):
+            raise MetricInputError(f"{f} {path}: {len(sources)} lines, but {len(refs)} segments in the other files")
+        refs = with_sources(sources, refs, name=f"{f} {path}")
+    return refs
+
+
 def _side(args, metric: str, side: str):
     "Convention `side` from -a/-b and its flags: a name, a dict, or (name, overrides)."
     flags, over = _side_flags(), {}
@@ -138,6 +170,7 @@ def run_diff(args) -> int:
         print(_conventions_list()); return 0
     if args.top < 0: raise MetricInputError(f"--top must be 0 or more, got {args.top}")
     hyps, refs, note = _load(args)
+    refs = _attach_data(args, args.metric, refs)
     a, b = _side(args, args.metric, 'a'), _side(args, args.metric, 'b')
     d = explain_difference(args.metric, hyps, refs, a, b, level=args.level, method=args.method, top_k=args.top)
     if args.format == 'json':

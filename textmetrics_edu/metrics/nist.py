@@ -293,3 +293,16 @@ sentence_nist = sentence_fn(NIST, """NIST of one segment scored alone (a one-seg
 come from its own references), as mteval-v13a.pl on a one-segment test set. For a segment's score within its
 corpus (mteval -d 2) read `corpus_nist(...).segment_scores`.""")
 register(NIST, corpus_nist, sentence_nist);
+
+# %% ../../nbs/06_nist.ipynb #879776d9
+from ..stats.conventions import Convention, declare_conventions
+
+declare_conventions(
+    'nist',
+    Convention('mteval', {}, "mteval-v13a.pl: each n-gram clipped against its largest count in any reference (all "
+               'references at once), the average reference length for the penalty', 'mteval-v13a.pl'),
+    Convention('nltk', {'convention': 'nltk'}, "NLTK's corpus_nist: each reference scored alone, per order the best "
+               "one kept (its matches, its length for the penalty); equal to mteval's score with one reference",
+               'NLTK 3.10 corpus_nist'),
+    pairs=[('mteval', 'nltk', 'corpus')],
+    units=_tok);

@@ -298,3 +298,28 @@ def sentence_sari(hyp: str,  # one system output O
 
 
 register(SARI, corpus_sari, sentence_sari);
+
+# %% ../../nbs/22_sari.ipynb #13f5f752
+from ..stats.conventions import Convention, declare_conventions
+
+
+def _sari_units(text: str, o: dict) -> tuple:
+    "SARI's tokens under options `o` (stage 1 for the differ; a segment's source rides first among its references)."
+    return tuple(sari_tokens(text, o['tokenize'], o['lowercase']))
+
+
+declare_conventions(
+    'sari',
+    Convention('easse', {}, "EASSE's corpus_sari: n-gram counts summed over the corpus, F1 per order averaged over "
+               'orders, deletion scored by its F1', 'EASSE corpus_sari (feos/easse master)'),
+    Convention('paper', {'convention': 'paper'}, 'Xu et al. 2016 eqs. 2-3: precision and recall averaged over orders '
+               'first, then F; deletion by its precision alone', 'TACL 4 (2016), section 4.1'),
+    Convention('authors', {'convention': 'authors'}, "the mean of the authors' sentence SARI: keep and delete "
+               'precision (and keep recall, cocoxu/simplification#6) averaged per n-gram type, an empty ratio 0',
+               'SARI.py @0210f15, averaged', level='sentence'),
+    Convention('hf', {'convention': 'hf'}, "the mean of HF evaluate's sentence SARI (tensor2tensor): type-averaged "
+               'precisions, keep recall counted, an empty ratio 1 (an output that deletes nothing deletes perfectly)',
+               'evaluate sari @a7dd338, averaged', level='sentence'),
+    pairs=[('easse', 'paper', 'corpus'), ('easse', 'authors', 'corpus'), ('easse', 'hf', 'corpus'),
+           ('paper', 'authors', 'corpus'), ('paper', 'hf', 'corpus'), ('authors', 'hf', 'sentence')],
+    units=_sari_units);
