@@ -51,7 +51,10 @@ def _kendall(m, h, variant='b'):
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        return float(scipy.stats.kendalltau(m, h, variant=variant)[0])
+        # human first, as mt-metrics-eval calls it: scipy's tau-b divides by the two tie-corrected roots in argument
+        # order, so (m, h) and (h, m) can differ in the last bit when there are ties (12% of small tied cases), and
+        # PERM-BOTH's `>=` then counts a permutation differently (issue 21)
+        return float(scipy.stats.kendalltau(h, m, variant=variant)[0])
 
 # %% ../../nbs/61_meta_eval.ipynb #ed11e127
 def tau_statistics(metric: Sequence[float],  # metric scores of n cells

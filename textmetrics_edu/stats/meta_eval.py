@@ -258,7 +258,7 @@ def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment sc
         if len(set(m)) > 1 and len(set(h)) > 1:
             f = dict(pearson=scipy.stats.pearsonr, spearman=scipy.stats.spearmanr)
             p = float(f[statistic](m, h)[1]) if statistic in f else \
-                float(scipy.stats.kendalltau(m, h, variant=statistic[-1] if statistic == 'kendall_c' else 'b')[1])
+                float(scipy.stats.kendalltau(h, m, variant=statistic[-1] if statistic == 'kendall_c' else 'b')[1])
     lo = hi = None
     if ci is not None:
         import numpy as np
