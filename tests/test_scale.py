@@ -315,6 +315,16 @@ def test_cli_scale_equals_score(tmp_path):
     assert a['systems'] == b['systems'] and a['segments'] == b['segments'] == 500
 
 
+def test_cli_classification_labels(tmp_path):
+    "Flags typed on the command line are read as `score` reads them (labels, zero_division)."
+    (tmp_path / 'pred.txt').write_text('a\nb\na\nc\n'); (tmp_path / 'gold.txt').write_text('a\nb\nb\nc\n')
+    args = [str(tmp_path / 'pred.txt'), '-r', str(tmp_path / 'gold.txt'), '-m', 'f1,mcc', '--classification-labels', 'a,b,c',
+            '--classification-zero-division', '0', '--format', 'tsv']
+    s1, scaled, _ = _cli(['scale', *args, '--scheduler', 'local'])
+    s2, single, _ = _cli(['score', *args])
+    assert s1 == s2 == 0 and scaled == single
+
+
 @pytest.mark.slow
 def test_cli_scale_on_processes_and_cluster():
     hyp, ref = str(WMT22_EN_DE / 'sys' / 'JDExploreAcademy.de'), str(WMT22_EN_DE / 'ref.A.de')
@@ -360,3 +370,10 @@ def test_spark_equals_single_process(mt):
     finally:
         spark.stop()
     del pyspark
+
+
+def test_scale_is_imported_by_app_only():
+    "The role `scale/` runs the lessons' metrics on an engine: no lesson, engine or view imports it (tests/test_layout.py)."
+    from test_layout import imports, modules, role
+    users = {m for m, targets in imports(modules()).items() for t in targets if role(t) == 'scale' and role(m) != 'scale'}
+    assert users and {role(m) for m in users} == {'app'}
