@@ -377,3 +377,14 @@ def test_scale_is_imported_by_app_only():
     from test_layout import imports, modules, role
     users = {m for m, targets in imports(modules()).items() for t in targets if role(t) == 'scale' and role(m) != 'scale'}
     assert users and {role(m) for m in users} == {'app'}
+
+
+def test_cli_address_scores_on_a_running_cluster(client, tmp_path):
+    "`--address`: the same command on a cluster started elsewhere (here the module's local cluster, by its address)."
+    hyp, ref = tmp_path / 'h.de', tmp_path / 'r.de'
+    hyp.write_text(''.join(x + '\n' for x in read_lines(WMT22_EN_DE / 'sys' / 'PROMT.de')[:300]), encoding='utf-8')
+    ref.write_text(''.join(x + '\n' for x in read_lines(WMT22_EN_DE / 'ref.A.de')[:300]), encoding='utf-8')
+    args = [str(hyp), '-r', str(ref), '-m', 'bleu', '--format', 'tsv']
+    status, out, err = _cli(['scale', *args, '--address', client.scheduler.address, '--partition-size', '100', '--progress'])
+    assert status == 0 and out == _cli(['score', *args])[1]
+    assert 'the Dask cluster at tcp://127.0.0.1' in err and '2 workers' in err

@@ -297,7 +297,7 @@ def ci_from_scores(scores: Sequence[float]) -> tuple[float, float]:
     import numpy as np
     return _estimate_ci(np.asarray(scores, dtype=np.float64))
 
-# %% ../../nbs/70_scale.ipynb #9e84b40f
+# %% ../../nbs/70_scale.ipynb #a934d5a7
 def partition_word_counts(sents: Iterable,  # one partition of training sentences (token lists)
                           order: int, padding: str = 'nltk') -> Counter:
     "Pass 1 (only with `unk_cutoff` > 1): how often each word occurs in the padded sentences. Adds up."
@@ -305,7 +305,7 @@ def partition_word_counts(sents: Iterable,  # one partition of training sentence
     sents = check_sentences(list(sents), 'sents') if sents else []
     return Counter(w for s in sents for w in pad_sentence(s, order, padding))
 
-# %% ../../nbs/70_scale.ipynb #51b4a799
+# %% ../../nbs/70_scale.ipynb #f2d4c2d6
 def partition_ngram_counts(sents: Iterable,  # one partition of training sentences (token lists)
                            order: int, padding: str = 'nltk',
                            known: frozenset | None = None,  # the vocabulary (pass 1); None: every word is known
@@ -322,7 +322,7 @@ def partition_ngram_counts(sents: Iterable,  # one partition of training sentenc
             for i in range(len(p) - k + 1): counts[p[i:i + k]] += 1
     return counts
 
-# %% ../../nbs/70_scale.ipynb #a934d5a7
+# %% ../../nbs/70_scale.ipynb #a49bac87
 def ngram_counts_from_counts(counts: Counter,  # the merged 1..n-gram counts of every partition
                              order: int, *, padding: str = 'nltk', unk_cutoff: int = 1,
                              vocab: tuple | None = None,  # the sorted vocabulary with <UNK> last (pass 1); None: from counts
@@ -348,7 +348,7 @@ def vocab_from_word_counts(freq: Counter, unk_cutoff: int = 1) -> tuple:
     from textmetrics_edu.lm.ngram_lm import UNK
     return tuple(sorted(w for w, k in freq.items() if k >= unk_cutoff and w != UNK)) + (UNK,)
 
-# %% ../../nbs/70_scale.ipynb #f2d4c2d6
+# %% ../../nbs/70_scale.ipynb #b935990d
 @dataclass(frozen=True, eq=False)
 class PerplexitySums:
     "Perplexity statistics of partitions: per sentence (NLL in nats, events, its perplexity) in order, and counts."
