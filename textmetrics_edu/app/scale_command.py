@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
-from ..core import CommandSpec, MetricInputError, Option, register_command
+from ..core import CommandSpec, Option, register_command
 from .cli import CliError, _check_flags, _dest, _groups, _kwargs, _metric_specs, _no_nan, format_table, format_tsv
 
 # %% auto #0
@@ -20,7 +21,7 @@ SCALE_OPTIONS = (  # the `scale` command's own options, declared once: flags, he
            "(dask's multiprocessing scheduler) or 'local' (one process, one partition at a time)", choices=SCHEDULERS),
     Option('workers', int, 2, 'worker processes of the local cluster or the process pool', min=1),
     Option('partition_size', int, 10_000, 'lines per partition: what one worker holds at a time', min=1),
-    Option('address', str, None, 'the address of a running Dask scheduler (e.g. tcp://10.0.0.5:8786): the same '
+    Option('address', str, None, 'the address of a running Dask scheduler (e.g. tcp://scheduler-host:8786): the same '
            'code on a cluster (the files must be readable there at the same paths)', nullable=True),
 )
 
@@ -58,9 +59,6 @@ def _scale_arguments(p):
             g.add_argument(flag, **kw)
 
 # %% ../../nbs/70_scale.ipynb #52c24812
-from contextlib import contextmanager
-
-
 @contextmanager
 def scheduler(kind: str = 'dask',  # one of SCHEDULERS
               workers: int = 2, address: str | None = None):

@@ -9,9 +9,9 @@ from functools import partial, reduce
 from pathlib import Path
 from typing import Sequence
 
-from ..core import MetricInputError, check_count, check_seed, make_signature
+from ..core import MetricInputError, check_count, check_seed
 from ..core.datasets import SegmentFileError
-from .mapreduce import (PartitionStats, PoissonSums, ScaleError, ci_from_scores, cider_corpus, cider_partition_doc_freq,
+from .mapreduce import (ScaleError, ci_from_scores, cider_corpus, cider_partition_doc_freq,
                         cider_partition_stats, cider_score_partitions, ngram_counts_from_counts, partition_ngram_counts,
                         partition_perplexity, partition_poisson, partition_stats, partition_word_counts,
                         perplexity_from_sums, poisson_scores, score_partitions, scale_plan, vocab_from_word_counts)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus, check_count, check_seed,
-                    discover_metrics, get_metric, make_signature, stats_from_row, stats_row)
+                    discover_metrics, get_metric, stats_from_row, stats_row)
 
 # %% auto #0
 __all__ = ['NOT_DISTRIBUTABLE', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows', 'partition_stats',
@@ -273,6 +273,7 @@ def partition_poisson(plan: ScalePlan, segments: Iterable,
     resample b w_bi ~ Poisson(1) times, drawn here from the stream (seed, partition), so no partition needs another.
     Integer statistics stay exact (int64)."""
     import numpy as np
+    n_samples, seed, partition = check_count(n_samples, 'n_samples'), check_seed(seed), check_seed(partition, 'partition')
     hyps, refs = _segments(segments)
     if not hyps: return PoissonSums(None, None)
     if plan.kind == 'two-pass':
