@@ -124,7 +124,7 @@ MEAN_METRICS = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', '
 def test_mean_metrics_equal_single_process(client, name):
     "ROUGE (a mean of segment F): float sums folded in corpus order, bit for bit (SummEval, 50 documents, 10 references)."
     h, refs = load_summ()
-    opts = dict(stem=True, tokenize='unicode')
+    opts = dict(stem=name != 'rougeLsum', tokenize='unicode')   # the Porter stemmer (NLTK's import) in the slow set
     same(dask_score(segments_bag(h, refs, npartitions=4), name, **opts), METRICS[name].corpus_fn(h, refs, **opts))
 
 
