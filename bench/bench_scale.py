@@ -65,7 +65,7 @@ def dask_run(metric, hp, rp, workers, partition_size):
     from distributed import Client, LocalCluster
     from textmetrics_edu.scale.engines import dask_score, files_bag
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host='127.0.0.1',
-                      dashboard_address=None, silence_logs=logging.CRITICAL) as cl, Client(cl) as c:
+                      dashboard_address=None, scheduler_kwargs={'dashboard_address': ':0'}, silence_logs=logging.CRITICAL) as cl, Client(cl) as c:
         c.run(lambda: __import__('textmetrics_edu.scale.engines'))   # imports, before the clock starts
         t = time.perf_counter()
         r = dask_score(files_bag(hp, [rp], partition_size=partition_size), metric)

@@ -38,6 +38,7 @@ def client():
     from distributed import Client, LocalCluster
     import logging
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host='127.0.0.1', dashboard_address=None,
+                      scheduler_kwargs={'dashboard_address': ':0'},  # no dashboard; its health endpoint on a free port
                       silence_logs=logging.CRITICAL) as cluster, Client(cluster) as c:
         yield c
 
@@ -165,6 +166,14 @@ def test_classification_equals_single_process(client, name):
         assert a == b or (a != a and b != b), k   # nan where both have none
     # (the signature: the protocol's names `labels`, `corpus_f1`'s does not; a difference of the classification
     # lesson between its spec and its corpus function, left to it)
+
+
+def test_binary_f1_is_refused_with_the_equivalent(client):
+    "Binary F1 checks the corpus's label set (at most 2 classes); the refusal names the same number by another route."
+    gold, pred = ['1', '0', '1', '1', '0', '0'] * 5, ['1', '1', '0', '1', '0', '0'] * 5
+    with pytest.raises(ScaleError, match="labels=\\[pos_label\\]"): scale_plan('f1', average='binary', pos_label='1')
+    r = dask_score(segments_bag(pred, gold, npartitions=3), 'f1', average='macro', labels=['1'])
+    assert float(r) == float(METRICS['f1'].corpus_fn(pred, gold, average='binary', pos_label='1'))
 
 
 def load_coco(system='Up-Down'):

@@ -80,7 +80,8 @@ def scheduler(kind: str = 'dask',  # one of SCHEDULERS
         import logging
         from distributed import Client, LocalCluster
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host='127.0.0.1',
-                          dashboard_address=None, silence_logs=logging.ERROR) as cl, Client(cl):
+                          dashboard_address=None, scheduler_kwargs={'dashboard_address': ':0'},  # no dashboard
+                          silence_logs=logging.ERROR) as cl, Client(cl):
             yield f'a local Dask cluster of {workers} worker processes'
 
 

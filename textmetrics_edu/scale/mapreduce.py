@@ -14,11 +14,11 @@ from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus
                     discover_metrics, get_metric, stats_from_row, stats_row)
 
 # %% auto #0
-__all__ = ['NOT_DISTRIBUTABLE', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows', 'partition_stats',
-           'score_partitions', 'DocFreq', 'cider_partition_doc_freq', 'cider_corpus', 'cider_partition_stats',
-           'cider_score_partitions', 'PoissonSums', 'partition_poisson', 'poisson_scores', 'ci_from_scores',
-           'partition_word_counts', 'partition_ngram_counts', 'ngram_counts_from_counts', 'vocab_from_word_counts',
-           'PerplexitySums', 'partition_perplexity', 'perplexity_from_sums']
+__all__ = ['NOT_DISTRIBUTABLE', 'OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows',
+           'partition_stats', 'score_partitions', 'DocFreq', 'cider_partition_doc_freq', 'cider_corpus',
+           'cider_partition_stats', 'cider_score_partitions', 'PoissonSums', 'partition_poisson', 'poisson_scores',
+           'ci_from_scores', 'partition_word_counts', 'partition_ngram_counts', 'ngram_counts_from_counts',
+           'vocab_from_word_counts', 'PerplexitySums', 'partition_perplexity', 'perplexity_from_sums']
 
 # %% ../../nbs/70_scale.ipynb #8d9569cc
 class ScaleError(MetricInputError):
@@ -30,6 +30,13 @@ NOT_DISTRIBUTABLE = {  # registered metrics without additive statistics, and why
                  "(n^2 pairs), and no per-sample statistic adds up",
     'distinct': "distinct-n divides the number of distinct n-grams of the whole corpus by the total: the distinct set "
                 "is a union, not a sum, and it grows with the corpus",
+}
+
+
+OPTION_REFUSALS = {  # (metric, option, value) whose check needs the whole corpus, and what to do instead
+    ('f1', 'average', 'binary'): "binary F1 first checks that the gold labels of the whole corpus hold at most two "
+                                 "classes, which no partition can see; pass average='macro' with labels=[pos_label]: "
+                                 "the F1 of the positive class, the same number",
 }
 
 
@@ -61,6 +68,8 @@ def scale_plan(metric: str,  # a registered metric name (any case), e.g. 'bleu',
     if metric.lower() not in {k.lower() for k in METRICS}: discover_metrics()
     m = get_metric(metric)  # MetricInputError with a suggestion for an unknown name
     o = m.opts(opts)
+    for (name, k, v), why in OPTION_REFUSALS.items():
+        if m.name == name and o.get(k) == v: raise ScaleError(f"{m.name} with {k}={v!r}: cannot be distributed exactly: {why}")
     if m.aggregate not in ('sum', 'mean'):
         raise ScaleError(f"{m.name}: no per-segment statistics (aggregate {m.aggregate!r}); cannot be distributed")
     kind = 'two-pass' if m.name.startswith('cider') else m.aggregate
