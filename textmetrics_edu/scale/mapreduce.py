@@ -15,10 +15,11 @@ from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus
 
 # %% auto #0
 __all__ = ['NOT_DISTRIBUTABLE', 'OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows',
-           'partition_stats', 'score_partitions', 'DocFreq', 'cider_partition_doc_freq', 'cider_corpus',
-           'cider_partition_stats', 'cider_score_partitions', 'PoissonSums', 'partition_poisson', 'poisson_scores',
-           'ci_from_scores', 'partition_word_counts', 'partition_ngram_counts', 'ngram_counts_from_counts',
-           'vocab_from_word_counts', 'PerplexitySums', 'partition_perplexity', 'perplexity_from_sums']
+           'release_caches', 'partition_stats', 'score_partitions', 'DocFreq', 'cider_partition_doc_freq',
+           'cider_corpus', 'cider_partition_stats', 'cider_score_partitions', 'PoissonSums', 'partition_poisson',
+           'poisson_scores', 'ci_from_scores', 'partition_word_counts', 'partition_ngram_counts',
+           'ngram_counts_from_counts', 'vocab_from_word_counts', 'PerplexitySums', 'partition_perplexity',
+           'perplexity_from_sums']
 
 # %% ../../nbs/70_scale.ipynb #8d9569cc
 class ScaleError(MetricInputError):
@@ -53,11 +54,14 @@ class ScalePlan:
     metric: Metric  # the protocol spec
     opts: dict  # validated options (defaults filled in)
     kind: str  # 'sum' (integer statistics: any order), 'mean' (float sums: folded in corpus order) or 'two-pass' (CIDEr)
+    release_caches: bool = True  # empty the package's caches after each partition: a worker's memory is then bounded
+    # by its partition (the metrics' own caches, 2^16-2^17 entries, hold 1-3 GB once full at scale)
 
     def __repr__(self): return f"ScalePlan({self.name!r}, kind={self.kind!r})"
 
 
 def scale_plan(metric: str,  # a registered metric name (any case), e.g. 'bleu', 'chrf', 'rougeL', 'cider-d'
+               *, release_caches: bool = True,  # empty the package's caches after each partition (bounded memory)
                **opts,  # the metric's options, validated here once (a misspelled one raises)
               ) -> ScalePlan:
     """What `metric` needs to be computed from partitions. Raises `ScaleError` (a `MetricInputError`) for a metric whose
@@ -73,7 +77,7 @@ def scale_plan(metric: str,  # a registered metric name (any case), e.g. 'bleu',
     if m.aggregate not in ('sum', 'mean'):
         raise ScaleError(f"{m.name}: no per-segment statistics (aggregate {m.aggregate!r}); cannot be distributed")
     kind = 'two-pass' if m.name.startswith('cider') else m.aggregate
-    return ScalePlan(m.name, m, o, kind)
+    return ScalePlan(m.name, m, o, kind, bool(release_caches))
 
 # %% ../../nbs/70_scale.ipynb #b3f831b8
 @dataclass(frozen=True, eq=False)
@@ -110,7 +114,22 @@ def fold_rows(rows: Sequence) -> list[float]:
     a = np.concatenate([np.asarray(r, dtype=np.float64) for r in rows if len(r)])
     return [float(x) for x in np.cumsum(a, axis=0)[-1]]
 
-# %% ../../nbs/70_scale.ipynb #2cfe4e53
+# %% ../../nbs/70_scale.ipynb #2f3a47de
+def release_caches() -> int:
+    """Empty the package's per-text caches (`functools.lru_cache` of 1,024 entries or more: tokenizers, reference
+    n-gram tables): a worker then holds one partition at a time and nothing more. Small and unbounded caches (loaded
+    resources such as WordNet, the metric specs) stay. Returns the number of entries dropped."""
+    import sys
+    n = 0
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith('textmetrics_edu.') or mod is None: continue
+        for f in list(vars(mod).values()):
+            info = getattr(f, 'cache_info', None)
+            if callable(info) and callable(getattr(f, 'cache_clear', None)) and (info().maxsize or 0) >= 1024:
+                n += info().currsize; f.cache_clear()
+    return n
+
+
 def _segments(segments, what: str = 'segments'):
     "A partition's (hyp, refs) pairs validated as a corpus: (hyps, refs as tuples of str)."
     seg = list(segments)
@@ -135,6 +154,8 @@ def partition_stats(plan: ScalePlan,  # from `scale_plan`
     st, warned = _stats_and_warnings(plan, hyps, refs)
     R = [stats_row(s) for s in st]
     template, nrefs = stats_from_row(st[0], R[0]), frozenset(len(r) for r in refs)
+    del st
+    if plan.release_caches: release_caches()
     if plan.kind == 'sum' and not rows and all(isinstance(x, int) for r in R for x in r):
         return PartitionStats(len(hyps), nrefs, tuple(sum(c) for c in zip(*R)), (), template, warnings=warned)
     return PartitionStats(len(hyps), nrefs, None, (np.array(R, dtype=np.float64),), template, warnings=warned)
@@ -157,7 +178,7 @@ def _stats_and_warnings(plan, hyps, refs):
     for x in w: out.setdefault(x.category, str(x.message))
     return st, tuple(out.items())
 
-# %% ../../nbs/70_scale.ipynb #2f3a47de
+# %% ../../nbs/70_scale.ipynb #26a20db8
 def _signature(plan: ScalePlan, nrefs: frozenset) -> str:
     return plan.metric.signature(plan.opts, next(iter(nrefs)) if len(nrefs) == 1 else 'var')
 
@@ -178,7 +199,7 @@ def score_partitions(plan: ScalePlan,  # from `scale_plan`
     for category, message in total.warnings: warnings.warn(f"(a partition) {message}", category, stacklevel=2)
     return plan.metric.score(st, plan.opts, signature=_signature(plan, total.nrefs), n_segments=total.n_segments)
 
-# %% ../../nbs/70_scale.ipynb #cfcdbb0d
+# %% ../../nbs/70_scale.ipynb #9bd38b40
 @dataclass(frozen=True)
 class DocFreq:
     "Pass 1 of CIDEr on partitions: document frequencies of reference n-grams and the number of images. Adds up."
@@ -208,7 +229,7 @@ def _check_empty(toks, texts, name, o):
         if not t: raise MetricInputError(f"a caption of `{name}` is empty after tokenization ({o['tokenize']!r}): "
                                          f"{x!r}. An empty caption scores 0 (pycocoevalcap); pass allow_empty=True")
 
-# %% ../../nbs/70_scale.ipynb #9bd38b40
+# %% ../../nbs/70_scale.ipynb #4e7567ef
 def cider_partition_doc_freq(plan: ScalePlan,  # `scale_plan('cider-d')` or 'cider'
                              segments: Iterable,  # one partition: (hyp, refs) pairs
                             ) -> DocFreq:
@@ -220,14 +241,14 @@ def cider_partition_doc_freq(plan: ScalePlan,  # `scale_plan('cider-d')` or 'cid
     c = document_frequency([[ngram_counts_by_order(r, n) for r in rs] for rs in _cider_refs(plan, refs)])
     return DocFreq(Counter(c.doc_freq), c.n_images)
 
-# %% ../../nbs/70_scale.ipynb #4e7567ef
+# %% ../../nbs/70_scale.ipynb #0f6e336f
 def cider_corpus(d: DocFreq):
     "The `CIDErCorpus` of the merged document frequencies, built as `document_frequency` builds it (log |I| - log df)."
     from textmetrics_edu.metrics.cider import CIDErCorpus
     log_n = math.log(d.n_images) if d.n_images else 0.0
     return CIDErCorpus(dict(d.df), d.n_images, log_n, {g: log_n - math.log(k) for g, k in d.df.items()})
 
-# %% ../../nbs/70_scale.ipynb #0f6e336f
+# %% ../../nbs/70_scale.ipynb #893e60b0
 def cider_partition_stats(plan: ScalePlan, segments: Iterable,
                           corpus,  # the `CIDErCorpus` of the whole corpus (pass 1, merged)
                          ) -> PartitionStats:
@@ -247,6 +268,7 @@ def cider_partition_stats(plan: ScalePlan, segments: Iterable,
                               unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rv)
         rows.append((im.score, *(sum(c * p for c, p in zip(im.cosines[k], im.penalties)) / len(im.refs)
                                  for k in range(o['n']))))
+    if plan.release_caches: release_caches()
     return PartitionStats(len(hyps), frozenset(len(r) for r in refs), None, (np.array(rows, dtype=np.float64),))
 
 
@@ -261,7 +283,7 @@ def cider_score_partitions(plan: ScalePlan, total: PartitionStats, corpus):
     return CIDErResult(row[0] / k, _signature(plan, total.nrefs), (), tuple(o['factor'] * s / k for s in row[1:]),
                        k, corpus.n_images, o['variant'], (), corpus, tuple(opts.items()))
 
-# %% ../../nbs/70_scale.ipynb #d69a5073
+# %% ../../nbs/70_scale.ipynb #bee00492
 @dataclass(frozen=True, eq=False)
 class PoissonSums:
     "Resampled statistics of partitions: per resample b, sum_i w_bi x_i and sum_i w_bi, with w_bi ~ Poisson(1). Adds up."
@@ -291,10 +313,11 @@ def partition_poisson(plan: ScalePlan, segments: Iterable,
     rows = [stats_row(s) for s in st]
     exact = all(isinstance(x, int) for r in rows for x in r)
     M = np.array(rows, dtype=np.int64 if exact else np.float64)
+    if plan.release_caches: release_caches()
     W = np.random.default_rng([seed, partition]).poisson(1.0, size=(n_samples, len(rows)))
     return PoissonSums(W @ M, W.sum(1), stats_from_row(st[0], rows[0]))
 
-# %% ../../nbs/70_scale.ipynb #bee00492
+# %% ../../nbs/70_scale.ipynb #29d3d6fa
 def poisson_scores(plan: ScalePlan, total: PoissonSums) -> list[float]:
     "The metric's score of every resample (a resample with no segment, probability e^-n, is skipped)."
     return [float(plan.metric.score(stats_from_row(total.template, list(s)), plan.opts, signature='', n_segments=int(c)))
@@ -307,7 +330,7 @@ def ci_from_scores(scores: Sequence[float]) -> tuple[float, float]:
     import numpy as np
     return _estimate_ci(np.asarray(scores, dtype=np.float64))
 
-# %% ../../nbs/70_scale.ipynb #a934d5a7
+# %% ../../nbs/70_scale.ipynb #f2d4c2d6
 def partition_word_counts(sents: Iterable,  # one partition of training sentences (token lists)
                           order: int, padding: str = 'nltk') -> Counter:
     "Pass 1 (only with `unk_cutoff` > 1): how often each word occurs in the padded sentences. Adds up."
@@ -315,7 +338,7 @@ def partition_word_counts(sents: Iterable,  # one partition of training sentence
     sents = check_sentences(list(sents), 'sents') if sents else []
     return Counter(w for s in sents for w in pad_sentence(s, order, padding))
 
-# %% ../../nbs/70_scale.ipynb #f2d4c2d6
+# %% ../../nbs/70_scale.ipynb #a49bac87
 def partition_ngram_counts(sents: Iterable,  # one partition of training sentences (token lists)
                            order: int, padding: str = 'nltk',
                            known: frozenset | None = None,  # the vocabulary (pass 1); None: every word is known
@@ -332,7 +355,7 @@ def partition_ngram_counts(sents: Iterable,  # one partition of training sentenc
             for i in range(len(p) - k + 1): counts[p[i:i + k]] += 1
     return counts
 
-# %% ../../nbs/70_scale.ipynb #a49bac87
+# %% ../../nbs/70_scale.ipynb #b935990d
 def ngram_counts_from_counts(counts: Counter,  # the merged 1..n-gram counts of every partition
                              order: int, *, padding: str = 'nltk', unk_cutoff: int = 1,
                              vocab: tuple | None = None,  # the sorted vocabulary with <UNK> last (pass 1); None: from counts
@@ -358,7 +381,7 @@ def vocab_from_word_counts(freq: Counter, unk_cutoff: int = 1) -> tuple:
     from textmetrics_edu.lm.ngram_lm import UNK
     return tuple(sorted(w for w, k in freq.items() if k >= unk_cutoff and w != UNK)) + (UNK,)
 
-# %% ../../nbs/70_scale.ipynb #b935990d
+# %% ../../nbs/70_scale.ipynb #5864ade2
 @dataclass(frozen=True, eq=False)
 class PerplexitySums:
     "Perplexity statistics of partitions: per sentence (NLL in nats, events, its perplexity) in order, and counts."
