@@ -344,7 +344,7 @@ def test_every_registered_metric_declares_its_direction():
     from textmetrics_edu.core import METRICS, discover_metrics
     discover_metrics()
     lower = sorted(k for k, v in METRICS.items() if not v.higher_is_better)
-    assert lower == ['cer', 'mer', 'ter', 'wer', 'wil']
+    assert lower == ['cer', 'character', 'eed', 'mer', 'rep_l', 'seq_rep', 'ter', 'wer', 'wil']   # error and repetition rates
     assert all(v.metric is None or v.metric.higher_is_better == v.higher_is_better for v in METRICS.values())
 
 

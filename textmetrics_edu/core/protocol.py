@@ -119,6 +119,8 @@ class Metric:
     cli_prefix: str = ''  # CLI flags are `--PREFIX-OPTION` (default: the name), e.g. 'rouge' for the ROUGE family
     higher_is_better: bool = True  # the direction: False for error rates (TER, WER); meta-evaluation, rankings
     # and tables read it here (declared once)
+    refs_across_segments: bool = False  # prepare_refs draws on every segment's references (CIDEr's document
+    # frequencies, NIST's information weights): a part of the corpus alone cannot compute a segment's statistics
 
     def opts(self, given: dict, sentence: bool = False) -> dict:
         "Validated options of a call (defaults, sentence-level defaults and fixed values filled in)."

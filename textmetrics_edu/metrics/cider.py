@@ -421,7 +421,7 @@ def _cider_signature(o: dict, nrefs) -> str:
 CIDER_BASE = Metric(
     'cider', CIDER_OPTIONS, _cider_segment, _cider_score,
     signature=_cider_signature,
-    preprocess=_cider_preprocess, prepare_refs=_cider_prepare, aggregate='mean', cli_prefix='cider',
+    preprocess=_cider_preprocess, prepare_refs=_cider_prepare, refs_across_segments=True, aggregate='mean', cli_prefix='cider',
     description='CIDEr / CIDEr-D (Vedantam et al. 2015); `variant` chooses')
 CIDER_D = replace(CIDER_BASE, name='cider-d', fixed={'variant': 'cider-d'},
                   description='CIDEr-D (Vedantam et al. 2015) as pycocoevalcap 1.2 Cider (x10 scale)')

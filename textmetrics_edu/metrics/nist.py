@@ -283,7 +283,8 @@ def _nist_signature(o, nrefs):
 
 NIST = Metric(
     'nist', description='NIST (Doddington 2002), mteval-v13a.pl-compatible', options=NIST_OPTIONS,
-    segment_stats=_nist_segment, score=_nist_score, signature=_nist_signature, prepare_refs=_nist_prepare)
+    segment_stats=_nist_segment, score=_nist_score, signature=_nist_signature, prepare_refs=_nist_prepare,
+    refs_across_segments=True)  # the information weights count the n-grams of every reference of the corpus
 
 corpus_nist = corpus_fn(NIST, """Corpus NIST (Doddington 2002, eq. 3), in bits (>= 0): information-weighted n-gram
 precision summed over orders 1..max_order, times the length penalty; the information weights come from all the
