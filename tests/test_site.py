@@ -1,11 +1,14 @@
 """The built documentation site (`_docs/`, made by tools/build_site.py: the static site, or Quarto's when `quarto` was
-on PATH) in headless Chromium, offline.
+on PATH) in headless Chromium, offline. (Dead links and anchors: tests/test_site_links.py, without a browser.)
 
 Every page is served from 127.0.0.1; every request that is not to that server is blocked and recorded. Each page
 must load with no console error, no failed request and no external request, and is waited on until it is ready by
 explicit conditions (DOMContentLoaded and load; every saved widget view drawn; MathJax's startup promise resolved),
 never by network idleness; a page not ready within 120 s fails saying what was pending and which requests were in
-flight. The BLEU page must show its explorer (the widget manager renders the saved widget state). Screenshots go to
+flight. At 1280 px no page scrolls sideways and no block is cut (a wide one scrolls inside itself); no page has a
+control that does not respond (the saved ipywidgets views are not on the site: the live explorers replace them). The
+BLEU page shows one live explorer, folded exported source and no test statement; the landing page, sections, search,
+previous/next and the phone menu work. Screenshots go to
 /tmp/site_*.png. The fixtures (`site`, `site_server`, `browser`: one Chromium for the whole run, `open_page`, `sel`:
 the selectors of the site that was built) are in conftest.py. Needs Debian's `chromium` (tools/system-packages.txt)
 and the `playwright` package (which drives it; it never downloads a browser here). Builds the site first when
@@ -91,7 +94,7 @@ def test_course_navigation(open_page, sel):
     v = open_page('index.html', width=1280)
     p = v.page
     assert p.locator('h1.title').inner_text().strip() == 'Start here'
-    sections = [t.strip() for t in p.locator('.site-sidebar .site-section').all_inner_texts()]
+    sections = [t.strip() for t in p.locator('.site-sidebar .site-section').all_text_contents()]
     assert sections[:3] == ['Foundations', 'Translation and captioning metrics', 'Speech and edit distance']
     assert sections[-2:] == ['Under the hood (you may skip these)', 'Reference']
     assert p.locator('#doc-002').count() == 1, 'the documents listed once'

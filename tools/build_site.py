@@ -703,6 +703,8 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
     import site_course as sc
     nb = nbformat.read(Path(proc) / rel, as_version=4)
     fm = prepare_for_html(nb, title_fallback=Path(rel).stem, prefix=site['prefix'])
+    if not any(sc.WIDGET_VIEW in o.get('data', {}) for c in nb.cells for o in c.get('outputs', [])):
+        nb.metadata.pop('widgets', None)   # no widget view left to draw: no widget manager on the page
     if site['title'] != site['site_title']: nb.metadata['title'] = f'{site["title"]} – {site["site_title"]}'   # as Quarto
     prefix = site['prefix']
     c = Config()
