@@ -97,7 +97,7 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    gec_gleu=dict(a0='New technology has been introduced into society .', max_order=2),
                    significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
                                      metric='chrf', n_samples=50, seed=7),
-                   diff=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'))
+                   diff=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'),
                    squad=dict(a0='the Denver Broncos.', convention='v1.1'), span_f1=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'),
                    pass_at_k=dict(a0=200, a1=13, a2=100))
     code = _BLOCKED + f"""

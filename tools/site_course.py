@@ -327,7 +327,8 @@ _tag_re = re.compile(r'<[^>]+>')
 
 def page_text_for_search(body: str) -> list[dict]:
     "The rendered page cut at its headings: [{'id', 'title', 'text'}] (text: prose and outputs, not code)"
-    main = body.split('<main class="site-content">', 1)[-1].split('<footer', 1)[0]
+    main = body.split('<main class="site-content">', 1)[-1].split('<footer', 1)[0].split('<nav class="site-pager"', 1)[0]
+    main = re.sub(r'<p class="site-page-tools">.*?</p>', ' ', main, flags=re.DOTALL)   # the download line
     main = re.sub(r'<(script|style)[^>]*>.*?</\1>', ' ', main, flags=re.DOTALL | re.IGNORECASE)
     main = re.sub(r'<div class="jp-InputArea.*?</div>\s*</div>\s*</div>', ' ', main, flags=re.DOTALL)
     main = re.sub(r'<mjx-container.*?</mjx-container>', ' ', main, flags=re.DOTALL)
