@@ -496,7 +496,9 @@ def prepare_for_html(nb, title_fallback: str, prefix: str = '') -> dict:
             # exported source folded (nbdev's own default); `code-fold: show` elsewhere stays open
             c.metadata['site_fold_open'] = str(dirs['code-fold']).lower() == 'show' and summary != 'Exported source'
             if summary == 'Exported source': c.metadata['site_anchors'] = sc.defined_names(c.source)
-            if in_exercises and not c.metadata['site_fold_open']: c.metadata['site_fold_outputs'] = True
+            if in_exercises and not c.metadata['site_fold_open']:
+                c.metadata['site_fold_outputs'] = True
+                if not dirs.get('code-summary'): c.metadata['site_fold'] = 'Answer (its code and output)'
         elif c.source.strip():   # tests run, but are not shown
             shown = sc.strip_tests(c.source)
             if widget_names and not c.get('outputs') and sc.uses_only(shown, widget_names): continue
