@@ -58,6 +58,13 @@ def test_no_dead_internal_link_or_anchor(page):
     assert bad == [], f'{page}: {len(bad)} dead links:\n' + '\n'.join(sorted(set(bad))[:40])
 
 
+def test_source_pages_link_home():
+    "The modules' pages (`_src/`, the targets of `[source]`): each links back to the site"
+    pages = sorted((DOCS / '_src').rglob('*.py.html'))
+    assert len(pages) > 20
+    assert [p.relative_to(DOCS).as_posix() for p in pages if dead_links(p)] == []
+
+
 def test_no_placeholder_urls():
     "settings.ini's `example.org` placeholders are never a link of the site"
     hits = [p.relative_to(DOCS).as_posix() for p in _pages() if 'example.org' in p.read_text('utf-8')]
