@@ -166,3 +166,9 @@ def test_links_and_anchors():
     order = [('index.html', 'Start here', 'Start'), ('overview.html', 'Overview', 'Foundations'), ('core.html', 'Core', 'Foundations')]
     pn = sc.prev_next(order, 'overview.html', '')
     assert 'href="index.html"' in pn and 'href="core.html"' in pn and sc.prev_next(order, 'index.html', '').count('href=') == 1
+
+
+def test_imports_only_for_nbdev():
+    "nbdev re-runs cells holding imports: a cell mixing them with other code gives nbdev its imports alone"
+    assert b.imports_only('#| code-fold: true\nfrom a import b\nx = f(b)\nimport c') == '#| code-fold: true\nfrom a import b\nimport c'
+    assert b.imports_only('import a\nimport b') is None and b.imports_only('x = 1') is None

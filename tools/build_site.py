@@ -212,7 +212,8 @@ def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
         # would run again outside the notebook's order (a NameError on the notebook's own variables). nbclient has run
         # it already: nbdev sees the imports alone, and the cell gets its code back after the processing.
         for c in nb.cells:
-            if c.cell_type == 'code' and not re.search(r'^\s*#\s*\|\s*export', _source(c), re.MULTILINE):
+            if c.cell_type == 'code' and not re.search(r'^\s*#\s*\|\s*(export|exec_doc)', _source(c), re.MULTILINE) \
+                    and 'show_doc' not in _source(c):   # (nbdev must run those whole)
                 only = imports_only(_source(c))
                 if only is not None and only != _source(c):
                     c.metadata['site_source'] = _source(c); c.source = only
