@@ -138,7 +138,7 @@ def _cell_label(nb, idx) -> str:
 
 
 def imports_only(code: str) -> str | None:
-    "The directives and import statements of a cell that has imports and other code; None if it has no import"
+    "The directives and import statements (each in `try`) of a cell that has imports and other code; None if no import"
     import ast
     src = '\n'.join('' if l.startswith(('%', '!')) else l for l in code.split('\n'))
     try: tree = ast.parse(src)
@@ -147,7 +147,9 @@ def imports_only(code: str) -> str | None:
     if not imps or len(imps) == len(tree.body): return None
     lines = code.split('\n')
     dirs = [l for l in lines if _dir_re.match(l)]
-    return '\n'.join(dirs + ['\n'.join(lines[st.lineno - 1:st.end_lineno]) for st in imps])
+    # each import on its own and allowed to fail (one may need the cell's other code, e.g. a sys.path entry)
+    return '\n'.join(dirs + ['try:\n' + '\n'.join('    ' + l for l in '\n'.join(lines[st.lineno - 1:st.end_lineno])
+                                                   .strip().split('\n')) + '\nexcept Exception: pass' for st in imps])
 
 
 def site_filters():
