@@ -73,7 +73,7 @@ export: $(STAMP)
 hooks: $(STAMP)
 	@$(PY) -c "import json, pathlib, sys; p = pathlib.Path(sys.prefix, 'etc', 'jupyter', 'jupyter_server_config.json'); \
 	  p.parent.mkdir(parents=True, exist_ok=True); c = json.loads(p.read_text()) if p.exists() else {}; \
-	  c.setdefault('ContentsManager', {})['pre_save_hook'] = 'nbdev.clean.clean_jupyter'; p.write_text(json.dumps(c, indent=2) + '\n')"
+	  c.setdefault('ContentsManager', {})['pre_save_hook'] = 'textmetrics_edu_nbdev.clean_jupyter'; p.write_text(json.dumps(c, indent=2) + '\n')"
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && git config filter.nbclean.smudge cat; fi
 	@echo 'notebooks are saved and committed without outputs (Jupyter pre-save hook, git filter nbclean)'

@@ -178,7 +178,7 @@ def _build_site():
 def _site_pages():
     "The page of every notebook, as tools/build_site.py names them"
     b = _build_site()
-    return [b.page_name(p.relative_to(NBS)).as_posix() for p in b.find_notebooks(NBS)]
+    return [b.site_page(p.relative_to(NBS)).as_posix() for p in b.find_notebooks(NBS)]
 
 
 # What the two renderers draw differently: a page's sidebar links, its prose (the markdown cells: not code, not

@@ -8,7 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
-import build_site as b  # noqa: E402
+import build_site as b
+import site_course as sc  # noqa: E402
 
 
 @pytest.mark.parametrize('nb, page', [('01_bleu.ipynb', 'bleu.html'), ('index.ipynb', 'index.html'),
@@ -118,13 +119,57 @@ def test_sidebar_groups_every_notebook_by_role():
     rels = [p.relative_to(nbs) for p in nbs.glob('*.ipynb')]
     contents, _ = b.sidebar_contents(nbs, rels)
     listed = [e for e in contents if isinstance(e, str)] + [x for e in contents if isinstance(e, dict) for x in e['contents']]
-    assert sorted(listed) == sorted(r.as_posix() for r in rels) and contents[0] == 'index.ipynb'
+    assert sorted(listed) == sorted(r.as_posix() for r in rels) and contents[0] == 'start.ipynb'
     sec = {e['section']: e['contents'] for e in contents if isinstance(e, dict)}
-    assert sec['The course'][:2] == ['overview.ipynb', '01_bleu.ipynb'] and '61_meta_eval.ipynb' in sec['The course']
+    assert list(sec)[:3] == ['Foundations', 'Translation and captioning metrics', 'Speech and edit distance']
+    assert list(sec)[-2:] == ['Under the hood (you may skip these)', 'Reference']
+    assert sec['Foundations'][0] == 'overview.ipynb' and sec['Translation and captioning metrics'][0] == '01_bleu.ipynb'
+    assert '21_meteor.ipynb' in sec['Translation and captioning metrics'] and '30_perplexity.ipynb' in sec['Language models']
     assert '10b_edit_distance_engine.ipynb' in sec['Under the hood (you may skip these)']
-    assert {'00_core.ipynb', '90_cli.ipynb', '99_api.ipynb', 'adding_a_metric.ipynb'} <= set(sec['Reference'])
-    assert sec['The documents checked'] == ['errata.ipynb']
+    assert {'90_cli.ipynb', '99_api.ipynb', 'adding_a_metric.ipynb', 'errata.ipynb', 'index.ipynb'} <= set(sec['Reference'])
     # a new lesson and its engine find their places without any list being edited
-    more, _ = b.sidebar_contents(nbs, rels + [Path('70_gleu.ipynb'), Path('70b_gleu_engine.ipynb')])
+    more, _ = b.sidebar_contents(nbs, rels + [Path('34_mauve.ipynb'), Path('70_x.ipynb'), Path('34b_mauve_engine.ipynb')])
     sec = {e['section']: e['contents'] for e in more if isinstance(e, dict)}
-    assert '70_gleu.ipynb' in sec['The course'] and '70b_gleu_engine.ipynb' in sec['Under the hood (you may skip these)']
+    assert '34_mauve.ipynb' in sec['Diversity'] and '70_x.ipynb' in sec['More lessons']
+    assert '34b_mauve_engine.ipynb' in sec['Under the hood (you may skip these)']
+
+
+def test_site_page_landing():
+    assert b.site_page(Path('start.ipynb')) == Path('index.html') and b.site_page(Path('index.ipynb')) == Path('developers.html')
+    assert b.site_page(Path('01_bleu.ipynb')) == Path('bleu.html')
+
+
+def test_strip_tests_keeps_the_lesson():
+    code = ("h = sentence_bleu('a b', 'a b')\n# the premise\ntest_eq(h.matches, (2, 1))\nassert float(h) > 0; print(h)\n"
+            "with ExceptionExpected(ValueError): f(1)\nfor x in xs:\n    test_close(x, 1)\nh")
+    assert sc.strip_tests(code) == "h = sentence_bleu('a b', 'a b')\nprint(h)\nh"
+    assert sc.nothing_to_show(sc.strip_tests('from fastcore.test import test_eq\ntest_eq(1, 1)'))
+    assert sc.strip_tests('%timeit f(x)\nx') == '%timeit f(x)\nx'
+    assert sc.uses_only("ex.controls['max_order'].value = 2", {'ex'}) and not sc.uses_only('y = 2', {'ex'})
+
+
+def test_sources_named_once_per_page():
+    seen = set()
+    md = sc.name_sources('As document 002 says, and document 002 again; `document 003`.\n## Document 004\nsee document 004', seen)
+    assert md.count('class="site-source"') == 2 and '“Overview”' in md and 'index.html#doc-004' in md
+    assert sc.name_sources('document 002', seen) == 'document 002'   # named already on this page
+    assert all(f'id="doc-{d}"' in sc.sources_table() for d in sc.SOURCES)
+
+
+def test_links_and_anchors():
+    assert sc.add_doc_anchors('<h3 id="MetricResult">x</h3>') == '<a class="site-anchor" id="metricresult"></a><h3 id="MetricResult">x</h3>'
+    body = '<a class="site-anchor site-def" id="corpus_bleu"></a><h3 id="corpus_bleu">corpus_bleu</h3><a class="site-anchor site-def" id="_prep"></a>'
+    assert sc.add_doc_anchors(body).count('id="corpus_bleu"') == 1 and 'id="_prep"' in sc.add_doc_anchors(body)
+    assert sc.defined_names('class Metric:\n    def opts(self): pass\nX = 1\ndef _f(): pass') == ['metric', 'metric.opts', 'x', '_f']
+    link = 'href="https://example.org/textmetrics_edu/blob/main/textmetrics_edu/metrics/bleu.py#L31"'
+    assert sc.source_links(link, '../') == 'href="../_src/textmetrics_edu/metrics/bleu.py.html#L31"'
+    order = [('index.html', 'Start here', 'Start'), ('overview.html', 'Overview', 'Foundations'), ('core.html', 'Core', 'Foundations')]
+    pn = sc.prev_next(order, 'overview.html', '')
+    assert 'href="index.html"' in pn and 'href="core.html"' in pn and sc.prev_next(order, 'index.html', '').count('href=') == 1
+
+
+def test_imports_only_for_nbdev():
+    "nbdev re-runs cells holding imports: a cell mixing them with other code gives nbdev its imports alone"
+    assert b.imports_only('#| code-fold: true\nfrom a import b\nx = f(b)\nimport c') == \
+        '#| code-fold: true\ntry:\n    from a import b\nexcept Exception: pass\ntry:\n    import c\nexcept Exception: pass'
+    assert b.imports_only('import a\nimport b') is None and b.imports_only('x = 1') is None

@@ -1,11 +1,14 @@
 """The built documentation site (`_docs/`, made by tools/build_site.py: the static site, or Quarto's when `quarto` was
-on PATH) in headless Chromium, offline.
+on PATH) in headless Chromium, offline. (Dead links and anchors: tests/test_site_links.py, without a browser.)
 
 Every page is served from 127.0.0.1; every request that is not to that server is blocked and recorded. Each page
 must load with no console error, no failed request and no external request, and is waited on until it is ready by
 explicit conditions (DOMContentLoaded and load; every saved widget view drawn; MathJax's startup promise resolved),
 never by network idleness; a page not ready within 120 s fails saying what was pending and which requests were in
-flight. The BLEU page must show its explorer (the widget manager renders the saved widget state). Screenshots go to
+flight. At 1280 px no page scrolls sideways and no block is cut (a wide one scrolls inside itself); no page has a
+control that does not respond (the saved ipywidgets views are not on the site: the live explorers replace them). The
+BLEU page shows one live explorer, folded exported source and no test statement; the landing page, sections, search,
+previous/next and the phone menu work. Screenshots go to
 /tmp/site_*.png. The fixtures (`site`, `site_server`, `browser`: one Chromium for the whole run, `open_page`, `sel`:
 the selectors of the site that was built) are in conftest.py. Needs Debian's `chromium` (tools/system-packages.txt)
 and the `playwright` package (which drives it; it never downloads a browser here). Builds the site first when
@@ -19,9 +22,28 @@ pytestmark = needs_chromium
 PAGES = _site_pages()
 
 
+# Every control of a page responds: the live explorers (`.tme-live`), the search box and the phone menu. The saved
+# ipywidgets views (frozen: no Python behind them) are not on the site.
+_UNRESPONSIVE_JS = """() => [...document.querySelectorAll('input, select, textarea, button, .jupyter-widgets')]
+    .filter(e => !e.closest('.tme-live, .site-search, .site-navbar'))
+    .map(e => e.outerHTML.slice(0, 120))"""
+# Nothing is cut at the right: the page does not scroll sideways, and a block wider than its box scrolls inside it
+_CUT_JS = """() => {
+  const cut = [];
+  const scrolls = e => { for (; e && e !== document.body; e = e.parentElement) {
+      const o = getComputedStyle(e).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
+  for (const e of document.querySelectorAll('main pre, main table, main .jp-OutputArea-output, main mjx-container, main img')) {
+    if (e.scrollWidth > e.clientWidth + 2 && !scrolls(e)) cut.push(e.tagName + ' ' + (e.textContent || '').slice(0, 60));
+    const r = e.getBoundingClientRect(), m = document.querySelector('main').getBoundingClientRect();
+    if (r.width && r.right > m.right + 2 && !scrolls(e.parentElement)) cut.push('past main: ' + e.tagName + ' ' + (e.textContent || '').slice(0, 60));
+  }
+  return {page: document.documentElement.scrollWidth - document.documentElement.clientWidth, cut};
+}"""
+
+
 @pytest.mark.parametrize('page_path', PAGES)
 def test_page_loads_offline(open_page, sel, page_path):
-    v = open_page(page_path)
+    v = open_page(page_path, width=1280)
     assert v.problems() == [], f'{page_path}:\n' + '\n'.join(v.problems())
     p = v.page
     assert p.locator('h1.title').count() == 1 and p.locator('h1.title').inner_text().strip()
@@ -34,10 +56,14 @@ def test_page_loads_offline(open_page, sel, page_path):
     assert ext == []
     # math: no raw TeX delimiters left in rendered markdown when MathJax is on the page
     assert p.locator(f"{sel['prose']} mjx-merror").count() == 0
+    assert p.evaluate(_UNRESPONSIVE_JS) == [], 'a control that does not respond (a frozen widget)'
+    over = p.evaluate(_CUT_JS)
+    assert over['page'] <= 0 and over['cut'] == [], f'{page_path} at 1280 px: {over}'
     if page_path == 'index.html': p.screenshot(path='/tmp/site_index.png')
 
 
-def test_bleu_page_shows_explorer(open_page, sel):
+def test_bleu_page_one_live_explorer(open_page, sel):
+    "The BLEU lesson: the live explorer where the widget was, the equations typeset, prose, callouts, no frozen widget"
     assert 'bleu.html' in PAGES
     v = open_page('bleu.html')
     assert v.problems() == [], '\n'.join(v.problems())
@@ -48,34 +74,38 @@ def test_bleu_page_shows_explorer(open_page, sel):
     assert 'brevity penalty' in prose.lower(), "the lesson's prose is found"
     assert '$$' not in prose and ':::' not in prose, 'no raw TeX or fenced-div markup left'
     assert p.locator('.callout').count() >= 1, 'callouts are drawn as boxes'
-    box = p.locator('.jupyter-widgets.widget-vbox').first
-    box.wait_for(state='visible')   # drawn already (the page is ready); the limit is the 120 s default
-    # the controls of bleu_explorer(): hypothesis, references, max order, smoothing, tokenizer, lowercase
-    hyp = box.locator('.widget-text input[type="text"]')
-    assert hyp.count() >= 1
-    assert 'the guard arrived late because of the rain' in hyp.first.input_value()
-    assert box.locator('.widget-textarea textarea').count() >= 1
-    slider = box.locator('.widget-slider')
-    assert slider.count() >= 1
-    assert 'max order' in slider.first.inner_text()
-    dropdowns = box.locator('.widget-dropdown')
-    assert dropdowns.count() >= 2
-    smoothing = dropdowns.filter(has_text='smoothing')
-    assert smoothing.count() == 1
-    assert 'exp' in [o.strip() for o in smoothing.locator('option').all_inner_texts()]
-    assert box.locator('.widget-checkbox input[type="checkbox"]').count() >= 1
-    # the saved HTML view of the explorer: score and the n-gram table
-    view = box.locator('.widget-html')
-    assert 'BLEU' in view.last.inner_text()
-    p.add_style_tag(content=sel['navbar'] + ' { position: static !important; }')   # not over the element shot
-    box.scroll_into_view_if_needed()
-    box.screenshot(path='/tmp/site_bleu_explorer.png')
-    # jslink-free static page: the controls are drawn and usable (no Python behind them)
-    hyp.first.fill('a different hypothesis')
-    assert hyp.first.input_value() == 'a different hypothesis'
+    assert p.locator('.jupyter-widgets').count() == 0, 'no saved (frozen) ipywidgets view'
+    assert p.locator('.tme-live').count() == 1
+    assert 'the guard arrived late because of the rain' in p.locator('.tme-live input[type=text]').first.input_value()
+    assert p.locator('.site-source').count() >= 1, 'the source documents are named at their first mention'
+    assert p.locator('details.code-fold:not([open]) >> text=Exported source').count() >= 5, 'exported source folded'
+    code = '\n'.join(p.locator('.jp-InputArea').all_inner_texts())
+    assert 'test_eq(' not in code and 'test_close(' not in code, 'test statements run, not shown'
     # widget descriptions and HTMLMath typeset with MathJax 2's API (MathJax.Hub.Queue): mapped onto MathJax 3
     typeset = p.evaluate('''() => { const d = document.createElement('div'); d.textContent = 'where $p_n$ is'; document.body.append(d);
         MathJax.Hub.Queue(['Typeset', MathJax.Hub, d]);
         return MathJax.startup.promise.then(() => d.querySelectorAll('mjx-container').length); }''')
     assert typeset == 1
     assert v.problems() == [], '\n'.join(v.problems())
+
+
+def test_course_navigation(open_page, sel):
+    "The landing page, the sidebar's sections, previous/next, the offline search, the phone menu"
+    v = open_page('index.html', width=1280)
+    p = v.page
+    assert p.locator('h1.title').inner_text().strip() == 'Start here'
+    sections = [t.strip() for t in p.locator('.site-sidebar .site-section').all_text_contents()]
+    assert sections[:3] == ['Foundations', 'Translation and captioning metrics', 'Speech and edit distance']
+    assert sections[-2:] == ['Under the hood (you may skip these)', 'Reference']
+    assert p.locator('#doc-002').count() == 1, 'the documents listed once'
+    p.fill('.site-search input', 'brevity penalty')
+    p.locator('.site-search-results a').first.wait_for(state='visible')
+    assert 'bleu.html' in p.locator('.site-search-results a').first.get_attribute('href')
+    v2 = open_page('chrf.html', width=390, height=800)
+    q = v2.page
+    assert q.locator('.site-sidebar').is_hidden(), 'on a phone the lesson comes first'
+    assert q.locator('.site-pager a[rel=prev]').count() == 1 and q.locator('.site-pager a[rel=next]').count() == 1
+    q.click('.site-menu')
+    assert q.locator('.site-sidebar').is_visible()
+    assert q.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')
+    assert v.problems() == [] and v2.problems() == []

@@ -33,6 +33,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(Path(__file__).resolve().parent) not in sys.path: sys.path.insert(0, str(Path(__file__).resolve().parent))
 WIDGET_STATE = 'application/vnd.jupyter.widget-state+json'
 NODE = ROOT / 'node_modules'
 # What the site vendors from node_modules (see package.json): (source, destination under _docs/_static, the file
@@ -82,6 +83,11 @@ def find_notebooks(nbs: Path) -> list[Path]:
 def page_name(rel: Path) -> Path:
     "The page a notebook becomes (nbdev/Quarto: numeric prefix dropped, `.html`): `01_bleu.ipynb` -> `bleu.html`"
     return rel.with_name(re.sub(r'^\d+[a-zA-Z0-9]*_', '', rel.name.lower())).with_suffix('.html')
+
+
+def site_page(rel: Path) -> Path:
+    "The page of notebook `rel` (relative to nbs/) on the site: `page_name`, but LANDING's pages by their role"
+    return Path(LANDING[rel.as_posix()]) if rel.as_posix() in LANDING else page_name(rel)
 
 
 def _source(cell) -> str:
@@ -151,6 +157,19 @@ def _doc_kernel_cells_only(P):
         if P._show_docs(trees): return True
     _do_eval._textmetrics = True
     P._do_eval = _do_eval
+def imports_only(code: str) -> str | None:
+    "The directives and import statements (each in `try`) of a cell that has imports and other code; None if no import"
+    import ast
+    src = '\n'.join('' if l.startswith(('%', '!')) else l for l in code.split('\n'))
+    try: tree = ast.parse(src)
+    except SyntaxError: return None
+    imps = [st for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))]
+    if not imps or len(imps) == len(tree.body): return None
+    lines = code.split('\n')
+    dirs = [l for l in lines if _dir_re.match(l)]
+    # each import on its own and allowed to fail (one may need the cell's other code, e.g. a sys.path entry)
+    return '\n'.join(dirs + ['try:\n' + '\n'.join('    ' + l for l in '\n'.join(lines[st.lineno - 1:st.end_lineno])
+                                                   .strip().split('\n')) + '\nexcept Exception: pass' for st in imps])
 
 
 def site_filters():
@@ -212,6 +231,15 @@ def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
             if c.cell_type == 'code':
                 c.source = re.sub(r'^(\s*#\s*\|\s*)export(\s*$|\s+\S)', r'\1exports\2', _source(c),
                                   count=1, flags=re.MULTILINE)
+        # nbdev re-runs every cell holding an import (to make show_doc work): a cell mixing imports with other code
+        # would run again outside the notebook's order (a NameError on the notebook's own variables). nbclient has run
+        # it already: nbdev sees the imports alone, and the cell gets its code back after the processing.
+        for c in nb.cells:
+            if c.cell_type == 'code' and not re.search(r'^\s*#\s*\|\s*(export|exec_doc)', _source(c), re.MULTILINE) \
+                    and 'show_doc' not in _source(c):   # (nbdev must run those whole)
+                only = imports_only(_source(c))
+                if only is not None and only != _source(c):
+                    c.metadata['site_source'] = _source(c); c.source = only
         pnb = dict2nb(json.loads(nbformat.writes(nb)))
         pnb['path_'] = str(src)
         try:
@@ -222,6 +250,9 @@ def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
     finally:
         os.environ.pop('IN_TEST', None)
     res = nb2dict(pnb)
+    for c in res.get('cells', []):
+        orig = c.get('metadata', {}).pop('site_source', None)
+        if orig is not None: c['source'] = orig
     res.get('metadata', {}).pop('widgets', None)
     if widgets and widgets.get(WIDGET_STATE, {}).get('state'): res['metadata']['widgets'] = widgets
     dst = Path(proc_dir) / rel
@@ -262,21 +293,48 @@ def report(failures):
 # ----------------------------------------------------------------------------------------------------------------
 # Quarto path
 # ----------------------------------------------------------------------------------------------------------------
-def _reference(n: str) -> bool: return n in ('00_core', '05_datasets', 'adding_a_metric') or bool(re.match(r'^9\d_', n))
+def _reference(n: str) -> bool: return n in ('adding_a_metric', 'errata', 'index') or bool(re.match(r'^9\d_', n))
 
 
-SIDEBAR_ROLES = (   # the sidebar's sections, by role: (title, rule on a notebook's file name) in order; first match wins
+def _decade(d: str): return lambda n: bool(re.match(rf'^{d}\d_', n))
+
+
+# The sidebar's sections, by role: (title, rule on a notebook's file name), in the sidebar's order; first match wins, so
+# a new lesson `70_x.ipynb` joins by its number (`NNb_` notebooks are the engines, "under the hood"). The landing page
+# (LANDING) comes first, outside the sections. SIDEBAR_MOVES: a lesson whose number's decade is not its subject.
+SIDEBAR_MOVES = {'21_meteor': 'Translation and captioning metrics', '62_why_numbers_differ': 'Significance'}
+SIDEBAR_ROLES = (
+    ('Under the hood (you may skip these)', lambda n: bool(re.match(r'^\d+b_', n))),
     ('Reference', _reference),
-    ('Under the hood (you may skip these)', lambda n: re.match(r'^\d+b_', n)),
-    ('The course', lambda n: n == 'overview' or re.match(r'^\d+_', n)),
-    ('The documents checked', lambda n: n == 'errata'),
+    ('Foundations', lambda n: n == 'overview' or bool(re.match(r'^0[05]_', n))),   # core, datasets (06_nist, 07_ribes: translation)
+    ('Translation and captioning metrics', _decade('0')),
+    ('Speech and edit distance', _decade('1')),
+    ('Summarization and rewriting', _decade('2')),
+    ('Language models', lambda n: bool(re.match(r'^3[01]_', n))),
+    ('Diversity', _decade('3')),
+    ('Significance', _decade('4')),
+    ('Classification and benchmarks', _decade('5')),
+    ('Human evaluation and meta-evaluation', _decade('6')),
+    ('More lessons', lambda n: bool(re.match(r'^\d+_', n))),
 )
-SIDEBAR_ORDER = ('The course', 'Under the hood (you may skip these)', 'Reference', 'The documents checked')
+SIDEBAR_ORDER = ('Foundations', 'Translation and captioning metrics', 'Speech and edit distance',
+                 'Summarization and rewriting', 'Language models', 'Diversity', 'Classification and benchmarks',
+                 'Human evaluation and meta-evaluation', 'Significance', 'More lessons',
+                 'Under the hood (you may skip these)', 'Reference')
+# The site's home is the students' landing page; the README's notebook (index.ipynb) is the developers' page
+LANDING = {'start.ipynb': 'index.html', 'index.ipynb': 'developers.html'}
+
+
+def sidebar_section(stem: str) -> str | None:
+    "The sidebar section of a notebook (file name without .ipynb) of nbs/, by SIDEBAR_MOVES then SIDEBAR_ROLES"
+    if stem in SIDEBAR_MOVES: return SIDEBAR_MOVES[stem]
+    return next((t for t, rule in SIDEBAR_ROLES if rule(stem)), None)
 
 
 def sidebar_contents(nbs: Path, rels: list[Path]):
     """Quarto `website.sidebar.contents`: from nbs/sidebar.yml if present, else by role (`SIDEBAR_ROLES`, from the
-    notebooks' file names: a new lesson `70_x.ipynb` joins the course, `70b_x.ipynb` the engines), index first"""
+    notebooks' file names: a new lesson `70_x.ipynb` joins by its number, `70b_x.ipynb` the engines), the landing
+    page (`start.ipynb`) first"""
     import yaml
     yml = nbs / 'sidebar.yml'
     if yml.exists():
@@ -285,10 +343,11 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
         if isinstance(sb, list): sb = sb[0] if sb else {}
         contents = sb.get('contents')
         if contents: return contents, True
-    order = sorted(rels, key=lambda r: (r.parent.as_posix(), not r.stem == 'index', r.stem != 'overview', r.name))
+    order = sorted(rels, key=lambda r: (r.parent.as_posix(), r.name != 'start.ipynb',
+                                        r.stem != 'overview', r.stem == 'index', r.name))
     res, sections = [], {t: {'section': t, 'contents': []} for t in SIDEBAR_ORDER}
     for r in order:
-        title = next((t for t, rule in SIDEBAR_ROLES if rule(r.stem)), None) if r.parent == Path('.') else None
+        title = sidebar_section(r.stem) if r.parent == Path('.') and r.name != 'start.ipynb' else None
         if title: sections[title]['contents'].append(r.as_posix())
         else: res.append(r.as_posix())
     return res + [sec for sec in sections.values() if sec['contents']], True
@@ -411,11 +470,19 @@ def pandoc_to_commonmark(md: str) -> str:
     return _heading_attr_re.sub(r'\1', md)
 
 
-def prepare_for_html(nb, title_fallback: str) -> dict:
-    "Turn a processed notebook into what nbconvert should show; returns its frontmatter"
+_code_doclink = re.compile(r'\[(`[^`\]]+`)\]\(https?://[^)\s]+\.html(?:#[^)\s]*)?\)')   # nbdev's links, in code
+
+
+def prepare_for_html(nb, title_fallback: str, prefix: str = '') -> dict:
+    """Turn a processed notebook into what nbconvert should show; returns its frontmatter. The course's rules
+    (tools/site_course.py): saved ipywidgets views dropped (the live explorer is the one), test statements not shown,
+    exported source folded, an exercise's outputs folded with its answer, tool chatter on stderr dropped, the first
+    mention of each source document named."""
     import yaml
+    import site_course as sc
     fm = {}
     cells = []
+    seen_docs, widget_names, in_exercises = set(), set(), False
     for c in nb.cells:
         src = _source(c)
         if c.cell_type == 'raw':
@@ -426,21 +493,43 @@ def prepare_for_html(nb, title_fallback: str) -> dict:
             continue   # other raw cells are not shown (Quarto passes them to its output format)
         if c.cell_type == 'markdown':
             if not src.strip() or src.strip().startswith('<!-- WARNING: THIS FILE WAS AUTOGENERATED'): continue
-            c.source = pandoc_to_commonmark(convert_fenced_divs(src))
+            h = re.match(r'^\s*#{1,2}\s+(.*)', src)
+            if h: in_exercises = bool(re.search(r'exercis', h.group(1), re.IGNORECASE))
+            c.source = sc.name_sources(pandoc_to_commonmark(convert_fenced_divs(src)), seen_docs, prefix)
             cells.append(c)
             continue
         for o in c.get('outputs', []):   # show_doc's markdown (source links with attributes)
             md = o.get('data', {}).get('text/markdown')
-            if md is not None: o['data']['text/markdown'] = pandoc_to_commonmark(_source({'source': md}))
+            if md is not None:
+                md = re.sub(r'```.*?```', lambda m: _code_doclink.sub(r'\1', m.group(0)), _source({'source': md}), flags=re.DOTALL)
+                o['data']['text/markdown'] = pandoc_to_commonmark(md)
         dirs, code = split_directives(src)
-        c.source = code.rstrip()
+        if sc.drop_widget_outputs(c) and not c.outputs:   # the frozen ipywidgets explorer: the live one replaces it
+            widget_names |= sc.assigned_names(code)
+            continue
+        sc.drop_chatter(c)
+        sc.drop_dunder_docs(c)
+        # nbdev's doc links inside code (comments, strings) would show as Markdown in the highlighted code
+        c.source = _code_doclink.sub(r'\1', code.rstrip())
         tags = c.metadata.setdefault('tags', [])
         if str(dirs.get('include', '')).lower() == 'false': continue
+        folded = dirs.get('code-fold') and str(dirs['code-fold']).lower() != 'false'
+        if folded:
+            summary = dirs.get('code-summary') or 'Code'
+            c.metadata['site_fold'] = summary
+            # exported source folded (nbdev's own default); `code-fold: show` elsewhere stays open
+            c.metadata['site_fold_open'] = str(dirs['code-fold']).lower() == 'show' and summary != 'Exported source'
+            if summary == 'Exported source': c.metadata['site_anchors'] = sc.defined_names(c.source)
+            if in_exercises and not c.metadata['site_fold_open']:
+                c.metadata['site_fold_outputs'] = True
+                if not dirs.get('code-summary'): c.metadata['site_fold'] = 'Answer (its code and output)'
+        elif c.source.strip():   # tests run, but are not shown
+            shown = sc.strip_tests(c.source)
+            if widget_names and not c.get('outputs') and sc.uses_only(shown, widget_names): continue
+            if sc.nothing_to_show(shown): tags.append('remove_input')
+            else: c.source = shown
         if str(dirs.get('echo', '')).lower() == 'false' or not c.source.strip(): tags.append('remove_input')
         if str(dirs.get('output', '')).lower() == 'false': tags.append('remove_output')
-        if dirs.get('code-fold') and str(dirs['code-fold']).lower() != 'false':
-            c.metadata['site_fold'] = dirs.get('code-summary') or 'Code'
-            c.metadata['site_fold_open'] = str(dirs['code-fold']).lower() == 'show'
         if 'remove_input' in tags and (not c.get('outputs') or 'remove_output' in tags): continue
         cells.append(c)
     nb.cells = cells
@@ -637,8 +726,11 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     from traitlets.config import Config
+    import site_course as sc
     nb = nbformat.read(Path(proc) / rel, as_version=4)
-    fm = prepare_for_html(nb, title_fallback=Path(rel).stem)
+    fm = prepare_for_html(nb, title_fallback=Path(rel).stem, prefix=site['prefix'])
+    if not any(sc.WIDGET_VIEW in o.get('data', {}) for c in nb.cells for o in c.get('outputs', [])):
+        nb.metadata.pop('widgets', None)   # no widget view left to draw: no widget manager on the page
     if site['title'] != site['site_title']: nb.metadata['title'] = f'{site["title"]} – {site["site_title"]}'   # as Quarto
     prefix = site['prefix']
     c = Config()
@@ -654,8 +746,11 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
                             widget_renderer_url=vendored_url('widgets', prefix),
                             jupyter_widgets_base_url=f'{prefix}_static/{VENDORED["widgets"][1]}/')
     body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
+    if site.get('api'): body = body.replace('<footer class="site-footer">', sc.api_listing(prefix) + '<footer class="site-footer">', 1)
+    body = sc.add_doc_anchors(body)
     body = body.replace('@@SITE_TOC@@', render_toc(body))
     body = localize(body, prefix, site['doc_base'], pages, out)
+    body = sc.source_links(body, prefix, site.get('git_url', ''))
     dst = Path(docs) / out
     dst.parent.mkdir(parents=True, exist_ok=True)
     dst.write_text(body, encoding='utf-8')
@@ -672,16 +767,24 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     for rel in rels:
         nb = nbformat.read(proc / rel, as_version=4)
         fm = prepare_for_html(nb, title_fallback=rel.stem)
-        out = Path(fm.get('output-file') or page_name(rel).name)
+        out = Path(site_page(rel).name if rel.as_posix() in LANDING else fm.get('output-file') or page_name(rel).name)
         items.append((rel, fm, (rel.parent / out).as_posix()))
     pages = {rel.as_posix(): (out, fm['title']) for rel, fm, out in items}
     contents, from_yml = sidebar_contents(nbs, rels)
+    import site_course as sc
+    order = sc.sidebar_order(contents, pages)
 
     shutil.rmtree(docs, ignore_errors=True)
     docs.mkdir(parents=True)
     copy_vendored(docs)
     static = docs / '_static'
     (static / 'site.css').write_text(SITE_CSS.lstrip(), encoding='utf-8')
+    shutil.copyfile(SITE_ASSETS / 'site.js', static / 'site.js')
+    # "download this notebook": the lesson as committed (no outputs), next to its page
+    for rel, _, _ in items:
+        (docs / 'notebooks' / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(nbs / rel, docs / 'notebooks' / rel)
+    sc.source_pages(ROOT, cfg.lib_path.name, docs)   # `[source]` links: the module's code on the site, at the line
     # nbconvert's JupyterLab styles, once for all pages (its lab template inlines them into every page)
     lab = next(Path(d) / 'lab' / 'static' for d in _template_dirs() if (Path(d) / 'lab' / 'static' / 'index.css').exists())
     css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
@@ -706,6 +809,8 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
                 'site_title': site_title, 'site_description': '', 'doc_base': doc_base,
                 'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),
                 'styles': has_styles, 'source': rel.as_posix(),
+                'pager': sc.prev_next(order, out, prefix), 'download': f'{prefix}notebooks/{rel.as_posix()}',
+                'api': rel.stem == '99_api', 'git_url': str(cfg.get('git_url', '')),
                 'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
                           f'nbconvert (static site, no Quarto)'}
         jobs.append((str(proc), str(docs), rel.as_posix(), out, site, pages))
@@ -713,6 +818,9 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     import build_site   # workers find the function by module name, not via __main__
     with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=get_context('spawn')) as ex:
         for line in ex.map(build_site.render_page, *zip(*jobs)): log(line)
+    # the offline search: an index of every page's sections, built now (site.js loads it on first use)
+    (static / 'search.json').write_text(sc.search_index(
+        [(o, str(t), (docs / o).read_text('utf-8')) for o, t in pages.values() if (docs / o).exists()]), 'utf-8')
     if not (docs / 'index.html').exists():   # no index notebook: a plain list of the pages
         links = ''.join(f'<li><a href="{o}">{html.escape(str(t))}</a></li>' for o, t in pages.values())
         (docs / 'index.html').write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>'

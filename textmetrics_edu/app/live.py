@@ -65,7 +65,9 @@ class LiveExplorer:
                 f"<p class='tme-live-status'>Static picture: the live explorer runs in the browser on the site "
                 f"(it starts once the page's Python runtime has loaded); in Jupyter, use the widget explorer.</p>"
                 f"<div class='tme-live-output'>{self.render()}</div>{note}</div>"
-                f"<script type='module' src='{GLUE}'></script>")
+                # the glue loads on the site, not inside Jupyter (there the widget explorer is the live one: no 404)
+                f"<script type='module'>if (!document.querySelector('.jp-LabShell, .jp-NotebookPanel, "
+                f"#notebook-container')) import('./{GLUE}');</script>")
 
     def __repr__(self) -> str: return f"LiveExplorer({self.spec['render']})"
 

@@ -89,6 +89,28 @@ def _figure_fit(fig, alt: str) -> str:
     return f"<div class='tme-dp-wrap' style='max-width:100%;overflow-x:auto'>{img}</div>"
 
 
+def _ter_shifts_html(hyp: str, ref: str) -> str:
+    "TER's block shifts as text rows (TER's defaults: case-insensitive): the hypothesis, each shift's result, the edits"
+    from textmetrics_edu.kernels.ter import hypothesis_tokens, tercom_reference_tokens
+    from textmetrics_edu.metrics.ter import translation_edit_rate
+    from textmetrics_edu.views.ter import _shift_rows
+    e = html.escape
+    h, r = list(hypothesis_tokens(hyp, case_sensitive=False)), list(tercom_reference_tokens(ref, case_sensitive=False))
+    edits, n, shifts, _, _ = translation_edit_rate(h, r, record=True)
+    word = lambda w, on: f"<span style='padding:0 3px;{'background:#cfe2f3;' if on else ''}'>{e(w)}</span>"
+    rows = [('hypothesis', h, {s + k for (s, length, _), _, _ in shifts[:1] for k in range(length)})]
+    for k, (words, perm, block) in enumerate(_shift_rows(h, shifts)):
+        rows.append((f'after shift {k + 1}', words, {q for q, o in enumerate(perm) if o in block}))
+    rows.append(('reference', r, set()))
+    body = ''.join(f"<tr><th style='text-align:right;font-weight:normal;padding-right:6px'>{label}</th>"
+                   f"<td>{' '.join(word(w, i in on) for i, w in enumerate(ws))}</td></tr>" for label, ws, on in rows)
+    rest = edits - len(shifts)
+    return (f"<p style='margin:0.6em 0 0.2em 0'><b>TER's shifts</b>: {len(shifts)} block shift(s) (the moved words "
+            f"shaded), then {rest:g} insertion(s), deletion(s) or substitution(s): TER = ({len(shifts)} + {rest:g}) / "
+            f"{n} reference words = {edits / n if n else float(edits > 0):.4f}</p>"
+            f"<table class='tme-ter-shifts'>{body}</table>")
+
+
 def render_alignment_html(hyp: str,  # the hypothesis
                           ref: str | Sequence[str],  # the reference (a str, or a list holding exactly one)
                           *, level: str = 'word',  # 'word' or 'char' alignment for the heatmap
@@ -116,7 +138,7 @@ def render_alignment_html(hyp: str,  # the hypothesis
     return (f"<div class='tme-align'><p><b>WER {w.wer:.4f}</b> &middot; MER {w.mer:.4f} &middot; WIL {w.wil:.4f} "
             f"&middot; <b>CER {float(c):.4f}</b> &middot; <b>TER {float(t):.4f}</b> "
             f"(H {w.hits}, S {w.substitutions}, D {w.deletions}, I {w.insertions}; N {w.ref_len})</p>{img}"
-            f"{render_alignment(res.a, res.b, res.ops, fmt='html')}</div>")
+            f"{render_alignment(res.a, res.b, res.ops, fmt='html')}{_ter_shifts_html(hyp, ref)}</div>")
 
 # %% ../../nbs/10_edit_distance.ipynb #1b71520b
 from .explorer import explorer, Text, Choice, Fixed

@@ -8,10 +8,10 @@ import re
 from typing import Mapping
 
 from ..core import MetricInputError
-from ..metrics.glue import benchmark_score
+from ..metrics.glue import TASKS, benchmark_score
 
 # %% auto #0
-__all__ = ['GLUE_EXPLORER', 'parse_scores', 'render_benchmark_html', 'benchmark_explorer']
+__all__ = ['EXAMPLE_ROWS', 'GLUE_EXPLORER', 'parse_scores', 'render_benchmark_html', 'benchmark_explorer']
 
 # %% ../../nbs/51_glue.ipynb #9a322e85
 def parse_scores(text: str,  # e.g. "boolq=62.1, cb=49.0/71.2, ..."
@@ -29,13 +29,29 @@ def parse_scores(text: str,  # e.g. "boolq=62.1, cb=49.0/71.2, ..."
     return out
 
 # %% ../../nbs/51_glue.ipynb #c0366dbb
+EXAMPLE_ROWS = {  # a published row of each benchmark: (system, task scores, published score)
+    'glue': ('BERT-large (Liu et al. 2019, Table 2)', 'cola=60.5, sst2=94.9, mrpc=89.3/85.4, stsb=87.6/86.5, '
+             'qqp=72.1/89.3, mnli_m=86.7, mnli_mm=85.9, qnli=92.7, rte=70.1, wnli=65.1, ax=39.6', '80.5'),
+    'superglue': ('CBoW (Wang et al. 2019, Table 3)', 'boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, '
+                  'record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.0', '44.3')}
+
+
 def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
                           *, benchmark: str = 'superglue',  # 'glue' or 'superglue'
                           published: str = '',  # the published aggregate to compare with (optional)
                          ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: per-task scores, the exact mean, half-up vs float rounding, and the published figure."
     e = html.escape
-    try: res = benchmark_score(parse_scores(scores_text), benchmark=benchmark)
+    note = ''
+    try:
+        typed = parse_scores(scores_text)
+        other = TASKS.get({'glue': 'superglue', 'superglue': 'glue'}.get(benchmark), {})
+        if other and all(k in other for k in typed) and any(k not in TASKS[benchmark] for k in typed):  # the menu switched, the row did not
+            name, row, published = EXAMPLE_ROWS[benchmark]
+            note = (f"<p><i>These are {e('SuperGLUE' if benchmark == 'glue' else 'GLUE')} tasks: below is {e(benchmark)}'s "
+                    f"published row of {e(name)} instead; type {e(benchmark)} task scores to score your own.</i></p>")
+            typed = parse_scores(row)
+        res = benchmark_score(typed, benchmark=benchmark)
     except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
     head = ''.join(f"<th>{e(k)}</th>" for k, _ in res.task_scores)
     vals = ''.join(f"<td>{e(v)}</td>" for _, v in res.task_scores)
@@ -45,7 +61,7 @@ def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
         ok = published.strip() == res.rounded
         verdict = (f"<p>published <b>{e(published.strip())}</b>: "
                    f"{'reproduced' if ok else '<b>does not reproduce</b> from these columns'}</p>")
-    return (f"<div class='tme-explorer'><p><b>{e(benchmark)} score = {e(res.rounded)}</b> (exact mean {e(res.exact)}; "
+    return (f"<div class='tme-explorer'>{note}<p><b>{e(benchmark)} score = {e(res.rounded)}</b> (exact mean {e(res.exact)}; "
             f"Python <code>round(float, 1)</code> gives {fl})</p>"
             f"<table><thead><tr>{head}</tr></thead><tbody><tr>{vals}</tr></tbody></table>{verdict}</div>")
 

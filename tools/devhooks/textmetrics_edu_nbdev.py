@@ -48,3 +48,15 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 if (TOOLS / 'export.py').exists() and 'nbdev.doclinks' not in sys.modules:
     sys.meta_path.insert(0, _Finder())
+
+
+def clean_jupyter(path, model, contents_manager=None, **kwargs):
+    """Jupyter's pre-save hook for this project (`make hooks` configures it): nbdev's `clean_jupyter` with the
+    notebook's path made absolute. Jupyter passes the path relative to the server's root (`01_bleu.ipynb` when
+    JupyterLab serves `nbs/`), which nbdev's trust step would look up from the server's working directory instead
+    (a FileNotFoundError traceback on every save)."""
+    from nbdev.clean import clean_jupyter as _clean
+    root = getattr(contents_manager, 'root_dir', None)
+    p = Path(path)
+    if root and not p.is_absolute(): p = Path(root).expanduser() / p
+    _clean(path=str(p.resolve()), model=model, contents_manager=contents_manager, **kwargs)
