@@ -109,6 +109,7 @@ def is_test(st: ast.stmt) -> bool:
         return any(isinstance(i.context_expr, ast.Call) and _raises_name.search(_call_name(i.context_expr))
                    for i in st.items)
     if isinstance(st, (ast.For, ast.While)) and not st.orelse: return all(is_test(s) for s in st.body)
+    if isinstance(st, ast.If): return all(is_test(s) for s in st.body + st.orelse)   # a guarded check
     return False
 
 
