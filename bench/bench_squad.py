@@ -9,19 +9,12 @@ outputs are checked equal first.
 import argparse
 import importlib.util
 import json
-import time
 from pathlib import Path
 
 from textmetrics_edu.metrics.squad import squad_evaluate
+from timing import best  # noqa: E402  (bench/timing.py)
 
 D = Path(__file__).resolve().parent.parent / 'tests' / 'data' / 'squad'
-
-
-def best(f, repeats):
-    ts = []
-    for _ in range(repeats):
-        t = time.process_time(); f(); ts.append(time.process_time() - t)
-    return min(ts)
 
 
 def main():
