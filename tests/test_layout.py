@@ -4,6 +4,7 @@ roles are places, dependencies point down, no import circle, no module a newcome
     core      inputs, tokenizers, results, the metric protocol and registry: imports nothing above it
     kernels   the fast engines and the standard-library statistics: tokens and numbers in; import core only
     metrics, lm, stats   the lessons' definitions: import core, kernels and each other (never views or app)
+    models    the model-based metrics (torch, imported inside functions): a lesson's level, like metrics
     views     renderers, plots, explorers: anything but app
     scale     runs existing metrics on an engine (Dask, Spark): imports core and the lessons, imported by app only
     app       command line, browser bridge (and the package's top level): anything
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).parent.parent / 'textmetrics_edu'
-LEVEL = {'core': 0, 'kernels': 1, 'metrics': 2, 'lm': 2, 'stats': 2, 'views': 3, 'scale': 3, 'app': 4}
+LEVEL = {'core': 0, 'kernels': 1, 'metrics': 2, 'lm': 2, 'stats': 2, 'models': 2, 'views': 3, 'scale': 3, 'app': 4}
 MAX_LINES = 600
 
 

@@ -32,8 +32,9 @@ from pathlib import Path as _Path
 
 # %% ../nbs/99_api.ipynb #b22f41fd
 # The places whose modules' public names (their `__all__`, which nbdev writes from the notebooks) are importable from
-# the top level. `kernels` (the engines) and `app` (command line, browser bridge) are reached through these.
-API_PACKAGES = ('core', 'metrics', 'lm', 'stats', 'views')
+# the top level. `kernels` (the engines) and `app` (command line, browser bridge) are reached through these. `models`
+# (torch) and `scale` (Dask, Spark) import their heavy engines inside functions: naming them costs nothing.
+API_PACKAGES = ('core', 'metrics', 'lm', 'stats', 'views', 'models', 'scale')
 _ALL = _re.compile(r'^__all__ = (\[.*?\])$', _re.M | _re.S)
 
 

@@ -67,8 +67,15 @@ def write(venv: Path, lock: Path = LOCK):
                             'platform.python_version())'], capture_output=True, text=True).stdout.strip()
     head = HEADER.format(date=time.strftime('%Y-%m-%d'), pip=pip, python=pyver,
                          machine=f'{platform.system()} {platform.machine()}')
-    Path(lock).write_text(head + ''.join(f'{n}=={v}\n' for n, v in sorted(pins.items())), encoding='utf-8')
+    # A local version label is dropped (torch's `+cpu`): `torch==2.13.0` accepts the CPU build where an index offers
+    # it (PEP 440: a specifier without a label matches every label), and the public release elsewhere.
+    Path(lock).write_text(head + ''.join(f'{n}=={_public(v)}\n' for n, v in sorted(pins.items())), encoding='utf-8')
     print(f'wrote {Path(lock).name}: {len(pins)} packages pinned')
+
+
+def _public(v: str) -> str:
+    "the public part of a version: '2.13.0+cpu' -> '2.13.0'"
+    return v.split('+', 1)[0]
 
 
 def _key(v: str):
@@ -77,7 +84,7 @@ def _key(v: str):
 
 def diff(venv: Path, lock: Path = LOCK) -> int:
     "Print what `venv` has that the lock does not; returns the number of differences"
-    have, want = freeze(venv), read(lock)
+    have, want = {n: _public(v) for n, v in freeze(venv).items()}, read(lock)
     rows = []
     for n in sorted(set(have) | set(want)):
         a, b = want.get(n), have.get(n)
