@@ -168,8 +168,17 @@ def test_links_and_anchors():
     assert 'href="index.html"' in pn and 'href="core.html"' in pn and sc.prev_next(order, 'index.html', '').count('href=') == 1
 
 
-def test_imports_only_for_nbdev():
-    "nbdev re-runs cells holding imports: a cell mixing them with other code gives nbdev its imports alone"
-    assert b.imports_only('#| code-fold: true\nfrom a import b\nx = f(b)\nimport c') == \
-        '#| code-fold: true\ntry:\n    from a import b\nexcept Exception: pass\ntry:\n    import c\nexcept Exception: pass'
-    assert b.imports_only('import a\nimport b') is None and b.imports_only('x = 1') is None
+def test_documentation_kernel_reruns_only_what_show_doc_needs():
+    """nbdev re-runs, in a fresh kernel, every cell holding an import: a lesson cell mixing imports with code that
+    uses the notebook's variables would fail there. The site's rule: exported cells, cells of imports only, show_doc."""
+    from execnb.nbio import mk_cell
+    from nbdev import processors as P
+    from nbdev.process import extract_directives
+    b._doc_kernel_cells_only(P)
+
+    def runs(src):
+        c = mk_cell(src); c.directives_ = extract_directives(c, remove=False)
+        return bool(P._do_eval(c))
+    assert runs('import a\nfrom b import c') and runs('#| export\ndef f(): pass') and runs('show_doc(f)')
+    assert not runs('from a import b\nx = f(b)') and not runs('x = 1') and not runs('if t:\n    import torch\n    y = 2')
+    assert not runs('#| eval: false\nimport a')

@@ -157,19 +157,6 @@ def _doc_kernel_cells_only(P):
         if P._show_docs(trees): return True
     _do_eval._textmetrics = True
     P._do_eval = _do_eval
-def imports_only(code: str) -> str | None:
-    "The directives and import statements (each in `try`) of a cell that has imports and other code; None if no import"
-    import ast
-    src = '\n'.join('' if l.startswith(('%', '!')) else l for l in code.split('\n'))
-    try: tree = ast.parse(src)
-    except SyntaxError: return None
-    imps = [st for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))]
-    if not imps or len(imps) == len(tree.body): return None
-    lines = code.split('\n')
-    dirs = [l for l in lines if _dir_re.match(l)]
-    # each import on its own and allowed to fail (one may need the cell's other code, e.g. a sys.path entry)
-    return '\n'.join(dirs + ['try:\n' + '\n'.join('    ' + l for l in '\n'.join(lines[st.lineno - 1:st.end_lineno])
-                                                   .strip().split('\n')) + '\nexcept Exception: pass' for st in imps])
 
 
 def site_filters():
@@ -231,15 +218,6 @@ def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
             if c.cell_type == 'code':
                 c.source = re.sub(r'^(\s*#\s*\|\s*)export(\s*$|\s+\S)', r'\1exports\2', _source(c),
                                   count=1, flags=re.MULTILINE)
-        # nbdev re-runs every cell holding an import (to make show_doc work): a cell mixing imports with other code
-        # would run again outside the notebook's order (a NameError on the notebook's own variables). nbclient has run
-        # it already: nbdev sees the imports alone, and the cell gets its code back after the processing.
-        for c in nb.cells:
-            if c.cell_type == 'code' and not re.search(r'^\s*#\s*\|\s*(export|exec_doc)', _source(c), re.MULTILINE) \
-                    and 'show_doc' not in _source(c):   # (nbdev must run those whole)
-                only = imports_only(_source(c))
-                if only is not None and only != _source(c):
-                    c.metadata['site_source'] = _source(c); c.source = only
         pnb = dict2nb(json.loads(nbformat.writes(nb)))
         pnb['path_'] = str(src)
         try:
@@ -250,9 +228,6 @@ def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
     finally:
         os.environ.pop('IN_TEST', None)
     res = nb2dict(pnb)
-    for c in res.get('cells', []):
-        orig = c.get('metadata', {}).pop('site_source', None)
-        if orig is not None: c['source'] = orig
     res.get('metadata', {}).pop('widgets', None)
     if widgets and widgets.get(WIDGET_STATE, {}).get('state'): res['metadata']['widgets'] = widgets
     dst = Path(proc_dir) / rel
