@@ -1,0 +1,58 @@
+"""The fast engines of SARI, GEC GLEU and span F1 (`kernels/`) equal their lessons' readable versions: the same
+statistics (equal, not close) on the fuzzed cases the conformance tests use (300 by default, all 5,000 with --slow),
+on the bundled real data, and on the inputs a property test draws. The conformance tests against the tools
+(tests/test_sari.py, tests/test_gec_gleu.py, tests/test_span_f1.py) run through the engines too."""
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from textmetrics_edu.kernels.sari import sari_segment_counts
+from textmetrics_edu.metrics.sari import MAX_ORDER, SariStats, sari_statistics, sari_tokens
+from sari_fuzz import WORDS, rewriting_cases
+
+DATA = Path(__file__).parent / 'data'
+REWRITES = rewriting_cases(seed=2016, n=5000)   # the SARI conformance tests' cases
+
+
+def _lines(p): return p.read_text(encoding='utf-8').split('\n')[:-1]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# SARI: kernels.sari.sari_segment_counts == metrics.sari.sari_statistics
+# ---------------------------------------------------------------------------------------------------------------
+def _sari_fast(s, h, rf, tokenize='13a', lowercase=True):
+    t = lambda x: sari_tokens(x, tokenize, lowercase)
+    return SariStats(*sari_segment_counts(t(s), t(h), [t(r) for r in rf], MAX_ORDER))
+
+
+def _sari_check(cases, **o):
+    for s, h, rf in cases:
+        assert _sari_fast(s, h, rf, **o) == sari_statistics(s, h, rf, **o), (s, h, rf)
+
+
+def test_sari_engine_fuzz_default():
+    _sari_check(REWRITES[:300])
+
+
+@pytest.mark.slow
+def test_sari_engine_fuzz_all_5000():
+    _sari_check(REWRITES)
+    _sari_check(REWRITES, tokenize='none', lowercase=False)
+
+
+def test_sari_engine_asset():
+    d = DATA / 'simplification' / 'asset_test_001-100'
+    src = _lines(d / 'asset.test.orig')
+    refs = [list(x) for x in zip(*[_lines(d / f'asset.test.simp.{i}') for i in range(1, 10)])]
+    for name in ('identity', 'first_clause', 'human_simp0'):
+        _sari_check(zip(src, _lines(d / 'sys' / name), refs))
+
+
+_sent = st.lists(st.sampled_from(WORDS + ['a', 'a', 'b']), min_size=1, max_size=14).map(' '.join)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_sent, _sent, st.lists(_sent, min_size=1, max_size=5))
+def test_sari_engine_property(s, h, rf):
+    _sari_check([(s, h, rf)])
