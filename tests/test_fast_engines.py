@@ -56,3 +56,46 @@ _sent = st.lists(st.sampled_from(WORDS + ['a', 'a', 'b']), min_size=1, max_size=
 @given(_sent, _sent, st.lists(_sent, min_size=1, max_size=5))
 def test_sari_engine_property(s, h, rf):
     _sari_check([(s, h, rf)])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# GEC GLEU: kernels.gec_gleu.gec_gleu_segment_counts == metrics.gec_gleu.gec_gleu_statistics
+# ---------------------------------------------------------------------------------------------------------------
+from textmetrics_edu.kernels.gec_gleu import gec_gleu_segment_counts  # noqa: E402
+from textmetrics_edu.metrics.gec_gleu import GecGleuStats, gec_gleu_statistics, gleu_tokens  # noqa: E402
+
+CORRECTIONS = rewriting_cases(seed=2015, n=5000)   # the GEC GLEU conformance tests' cases
+
+
+def _gleu_check(cases, orders=(4,), **o):
+    for s, h, rf in cases:
+        t = lambda x: gleu_tokens(x, o.get('tokenize', 'none'), o.get('lowercase', False))
+        toks = t(s), t(h), [t(r) for r in rf]
+        for pen in ('gleu', 'compare_mt'):
+            for n in orders:
+                assert (GecGleuStats(*gec_gleu_segment_counts(*toks, n, pen))
+                        == gec_gleu_statistics(s, h, rf, max_order=n, penalty=pen, **o)), (s, h, rf, pen, n)
+
+
+def test_gec_gleu_engine_fuzz_default():
+    _gleu_check(CORRECTIONS[:300], orders=(1, 4, 6))
+
+
+@pytest.mark.slow
+def test_gec_gleu_engine_fuzz_all_5000():
+    _gleu_check(CORRECTIONS, orders=(1, 2, 3, 4, 5, 6))
+    _gleu_check(CORRECTIONS, tokenize='13a', lowercase=True)
+
+
+def test_gec_gleu_engine_jfleg():
+    d = DATA / 'gec' / 'jfleg_test_001-100'
+    src = _lines(d / 'test.src')
+    refs = [list(x) for x in zip(*[_lines(d / f'test.ref{i}') for i in range(4)])]
+    for hyps in (src, _lines(d / 'test.spellchecked.src'), [r[0] for r in refs]):
+        _gleu_check(zip(src, hyps, refs))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_sent, _sent, st.lists(_sent, min_size=1, max_size=4), st.integers(1, 6))
+def test_gec_gleu_engine_property(s, h, rf, n):
+    _gleu_check([(s, h, rf)], orders=(n,))
