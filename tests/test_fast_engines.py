@@ -99,3 +99,72 @@ def test_gec_gleu_engine_jfleg():
 @given(_sent, _sent, st.lists(_sent, min_size=1, max_size=4), st.integers(1, 6))
 def test_gec_gleu_engine_property(s, h, rf, n):
     _gleu_check([(s, h, rf)], orders=(n,))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# span F1: kernels.span_f1 (conlleval_spans_fast, corpus_span_counts) == metrics.span_f1 (conlleval_spans, the sum
+# of span_statistics)
+# ---------------------------------------------------------------------------------------------------------------
+import random  # noqa: E402
+
+from textmetrics_edu.kernels.span_f1 import conlleval_spans_fast, corpus_span_counts  # noqa: E402
+from textmetrics_edu.metrics.span_f1 import SCHEMES, SpanStats, conlleval_spans, span_statistics, strict_spans  # noqa: E402
+
+PREFIXES = {None: 'BIES', 'IOB1': 'IB', 'IOB2': 'IB', 'IOE1': 'IE', 'IOE2': 'IE', 'IOBES': 'IBES', 'BILOU': 'BILU'}
+
+
+def _tag_corpus(rng, prefixes):
+    "1-6 sentences of 0-10 tags, O-heavy (all-O sentences too), random prefixes and types, bare and dashed."
+    def tag():
+        if rng.random() < 0.5: return 'O'
+        p, t = rng.choice(prefixes), rng.choice(['PER', 'LOC', 'x-y', ''])
+        return p if t == '' and rng.random() < 0.5 else f'{p}-{t}'
+    sents = [[tag() for _ in range(rng.randint(0, 10))] for _ in range(rng.randint(1, 6))]
+    return [' '.join(tag() for _ in s) for s in sents], [' '.join(s) for s in sents]
+
+
+def _span_check(hyps, refs, scheme=None):
+    mode = 'strict' if scheme else 'conlleval'
+    if scheme is None:
+        for x in (*hyps, *refs): assert conlleval_spans_fast(x.split()) == conlleval_spans(x.split()), x
+    spans = conlleval_spans_fast if scheme is None else (lambda t: strict_spans(t, scheme))
+    st = [span_statistics(h, r, mode=mode, scheme=scheme) for h, r in zip(hyps, refs)]
+    total = st[0]
+    for x in st[1:]: total = total + x
+    fast = SpanStats(*corpus_span_counts([spans(h.split()) for h in hyps], [spans(r.split()) for r in refs]))
+    assert fast == total and fast.per_type == total.per_type, (hyps, refs, scheme)
+
+
+def _span_fuzz(n, seed):
+    rng = random.Random(seed)
+    for i in range(n):
+        scheme = [None, None, *SCHEMES][i % 8]
+        _span_check(*_tag_corpus(rng, PREFIXES[scheme]), scheme)
+
+
+def test_span_engine_fuzz_default():
+    _span_fuzz(600, seed=23)
+
+
+@pytest.mark.slow
+def test_span_engine_fuzz_6000():
+    _span_fuzz(6000, seed=2023)
+
+
+def test_span_engine_wnut17():
+    d = DATA / 'ner' / 'wnut17_test_head'
+    gold = (d / 'gold.tags').read_text().splitlines()
+    for p in sorted(d.glob('*.tags')):
+        for scheme in (None, 'IOB2'):
+            _span_check(p.read_text().splitlines(), gold, scheme)
+
+
+_tags = st.lists(st.sampled_from(['O', 'O', 'B-PER', 'I-PER', 'E-PER', 'S-LOC', 'I-LOC', 'B', 'I', 'E-', 'S']),
+                 max_size=12).map(' '.join)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(_tags, _tags), min_size=1, max_size=5))
+def test_span_engine_property(pairs):
+    n = [min(len(h.split()), len(r.split())) for h, r in pairs]   # as many tags in both (the corpus checks it)
+    _span_check([' '.join(h.split()[:k]) for (h, _), k in zip(pairs, n)], [' '.join(r.split()[:k]) for (_, r), k in zip(pairs, n)])
