@@ -14,6 +14,7 @@ from typing import Sequence
 from ..core import (MetricInputError, MetricResult, Metric, Option, TOKENIZERS, check_hyps, check_corpus,
                                   check_refs_of_segment, check_text, make_signature, register, accepts_tool_names)
 from ..core import tokenize as core_tokenize
+from ..kernels.gec_gleu import gec_gleu_segment_counts
 from .sari import Source, with_sources, split_source
 
 # %% auto #0
@@ -145,8 +146,10 @@ def _segment_stats(hyp, refs, o):
     src, rs = split_source(refs, 'gec_gleu')
     if o['penalty'] == 'compare_mt' and len(rs) != 1:
         raise MetricInputError(f"gec_gleu: compare-mt's GLEU takes one reference per segment, got {len(rs)}")
-    return gec_gleu_statistics(src, hyp, rs, max_order=o['max_order'], penalty=o['penalty'], tokenize=o['tokenize'],
-                               lowercase=o['lowercase'])
+    tok, lc = o['tokenize'], o['lowercase']     # `gec_gleu_statistics`'s numbers, computed by the engine
+    s, h = gleu_tokens(src, tok, lc, 'source'), gleu_tokens(hyp, tok, lc, 'hyp')
+    r = [gleu_tokens(x, tok, lc, f'refs[{j}]') for j, x in enumerate(rs)]
+    return GecGleuStats(*gec_gleu_segment_counts(s, h, r, o['max_order'], o['penalty']))
 
 
 def _signature(o, nrefs):

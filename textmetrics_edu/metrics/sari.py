@@ -12,6 +12,7 @@ from typing import Sequence
 from ..core import (MetricInputError, MetricResult, Metric, Option, SegmentRefs, TOKENIZERS, check_hyps,
                                   check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names)
 from ..core import tokenize as core_tokenize
+from ..kernels.sari import sari_segment_counts
 
 # %% auto #0
 __all__ = ['MAX_ORDER', 'CONVENTIONS', 'SARI', 'Source', 'with_sources', 'split_source', 'sari_tokens', 'ngram_counter',
@@ -230,8 +231,12 @@ def sari_from_stats(st: SariStats,  # summed statistics
 
 # %% ../../nbs/22_sari.ipynb #663875b9
 def _segment_stats(hyp, refs, o):
+    "Stage 2 of the protocol: `sari_statistics`'s numbers, computed by the engine `sari_segment_counts`."
     src, rs = split_source(refs, 'sari')
-    return sari_statistics(src, hyp, rs, o['tokenize'], o['lowercase'])
+    tok, lc = o['tokenize'], o['lowercase']
+    s, h = sari_tokens(src, tok, lc, 'source'), sari_tokens(hyp, tok, lc, 'hyp')
+    r = [sari_tokens(x, tok, lc, f'refs[{j}]') for j, x in enumerate(rs)]
+    return SariStats(*sari_segment_counts(s, h, r, MAX_ORDER))
 
 
 def _score(st, o, signature='', n_segments=1): return sari_from_stats(st, o['convention'], n_segments, signature)
