@@ -7,16 +7,35 @@ import html
 from typing import Callable, Sequence
 
 # %% auto #0
-__all__ = ['figure_html', 'text_explorer']
+__all__ = ['FIG_MIN_PX', 'FIG_MAX_PX', 'FIG_MAX_ZOOM', 'figure_html', 'text_explorer']
 
 # %% ../../nbs/00_core.ipynb #ba778466
+# The house size of a picture. Every lesson figure and explorer plot is shown through `figure_html`, so its size on the
+# page is decided here, once, not figure by figure. The site's lesson column is about 750 px wide (at 1280 px): a
+# figure wider than FIG_MAX_PX would be shrunk by the browser, its text with it, so it is drawn at that width instead
+# (the text keeps its size in points, the layout is recomputed); a figure whose longer side is under FIG_MIN_PX is drawn
+# at a higher resolution (the whole picture enlarged, text included, by at most FIG_MAX_ZOOM), so that none is a
+# thumbnail and none has oversized text.
+FIG_MIN_PX, FIG_MAX_PX, FIG_MAX_ZOOM = 540, 740, 1.35
+
+
 def figure_html(fig,  # a matplotlib Figure
                 alt: str = 'plot',  # the image's alternative text (escaped)
-               ) -> str:  # an <img> tag with the figure as an inline PNG (data URI)
-    "A matplotlib figure as a self-contained HTML image."
-    import base64, io
+               ) -> str:  # an <img> tag with the figure as an inline PNG (data URI), at most FIG_MAX_PX wide
+    "A matplotlib figure as a self-contained HTML image, at the house size (see `FIG_MIN_PX`, `FIG_MAX_PX`)."
+    import base64, io, warnings
     buf = io.BytesIO()
-    fig.savefig(buf, format='png')
+    size, dpi = fig.get_size_inches().copy(), fig.dpi
+    px = size[0] * dpi
+    if px > FIG_MAX_PX:   # narrower, same text size: lay it out again
+        fig.set_size_inches(size * FIG_MAX_PX / px)
+        if type(fig.get_layout_engine()).__name__ in ('NoneType', 'PlaceHolderLayoutEngine', 'TightLayoutEngine'):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                fig.tight_layout()
+    else: dpi = dpi * min(max(1.0, FIG_MIN_PX / (max(size) * dpi)), FIG_MAX_ZOOM)
+    try: fig.savefig(buf, format='png', dpi=dpi)
+    finally: fig.set_size_inches(size)
     return f"<img alt='{html.escape(alt, quote=True)}' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}'/>"
 
 # %% ../../nbs/00_core.ipynb #2d8f1aef
