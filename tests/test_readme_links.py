@@ -8,10 +8,13 @@ link to either. Static: no network, no built site needed.
 import configparser
 import html
 import re
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
+from site_course import placeholder_url as _placeholder  # noqa: E402  (the site's rule, one definition)
 README = ROOT / 'README.md'
 
 _code = re.compile(r'```.*?```|`[^`\n]*`', re.DOTALL)           # code is not a link
@@ -24,12 +27,6 @@ def readme_links(text: str) -> list[str]:
     "Every link target of a Markdown text: inline links and images, reference definitions, HTML href/src"
     text = _code.sub(' ', text)
     return [html.unescape(u) for u in _md.findall(text) + _ref_def.findall(text) + _tag.findall(text)]
-
-
-def _placeholder(url: str) -> bool:
-    "A URL on a domain reserved for examples (RFC 2606): no page is there"
-    host = urlsplit(url).hostname or ''
-    return bool(re.search(r'(^|\.)example\.(org|com|net)$|\.(example|invalid|test)$', host))
 
 
 def test_the_link_finder():

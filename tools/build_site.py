@@ -355,6 +355,7 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
 
 def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     import yaml
+    import site_course as sc
     from nbdev.config import get_config
     from nbdev.quarto import _nbdev_yml
     cfg = get_config()
@@ -368,8 +369,8 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     vals['doc_path'] = cfg.doc_path.name
     if not (nbs / 'nbdev.yml').exists():   # nbdev's, less the URLs that are settings.ini's placeholders (no such page)
         yml = _nbdev_yml.format(**vals)
-        if placeholder_url(vals['doc_host']): yml = re.sub(r'(?m)^\s*site-url:.*\n', '', yml)
-        if placeholder_url(vals['git_url']): yml = re.sub(r'(?m)^\s*repo-(url|branch):.*\n', '', yml)
+        if sc.placeholder_url(vals['doc_host']): yml = re.sub(r'(?m)^\s*site-url:.*\n', '', yml)
+        if sc.placeholder_url(vals['git_url']): yml = re.sub(r'(?m)^\s*repo-(url|branch):.*\n', '', yml)
         (proc / 'nbdev.yml').write_text(yml)
     if not (proc / 'sidebar.yml').exists():
         contents, _ = sidebar_contents(nbs, rels)
@@ -385,17 +386,11 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     quarto_course_pages(nbs, proc, docs, rels)
 
 
-def placeholder_url(url: str) -> bool:
-    "A URL on a domain reserved for examples (RFC 2606), as settings.ini's `doc_host`/`git_url` are until the real ones exist"
-    from urllib.parse import urlsplit
-    host = urlsplit(str(url or '')).hostname or ''
-    return bool(re.search(r'(^|\.)example\.(org|com|net)$|\.(example|invalid|test)$', host))
-
-
 def quarto_course_pages(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
-    """Quarto's pages get what the static site adds to nbdev's: cross-references relative (not to settings.ini's
-    placeholder `doc_host`), `[source]` links to the site's own copy of each module (`_src/`, not the placeholder `git_url`), "download this notebook" and previous/next links on every page,
-    and the offline search index `_static/search.json` (Quarto's own search stays)."""
+    """Quarto's pages get what the static site adds to nbdev's: cross-references made relative (not to settings.ini's
+    placeholder `doc_host`), `[source]` links to the site's own copy of each module (`_src/`, not the placeholder
+    `git_url`), "download this notebook" and previous/next links on every page, exported source folded, and the
+    offline search index `_static/search.json` (Quarto's own search stays)."""
     import nbformat
     import site_course as sc
     from nbdev.config import get_config
@@ -412,7 +407,8 @@ def quarto_course_pages(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     css = '\n'.join(re.findall(r'^\.site-(?:pager|page-tools)[^{]*\{[^}]*\}', SITE_CSS, re.MULTILINE))
     (docs / '_static' / 'course.css').write_text(css + '\n', encoding='utf-8')
     git_url = str(cfg.get('git_url', ''))
-    doc_base = (str(cfg.get('doc_host', '')).rstrip('/') + '/' + str(cfg.get('doc_baseurl', '/')).strip('/')).rstrip('/')
+    doc_base = (str(cfg.get('doc_host', '')).rstrip('/') + '/' +
+                str(cfg.get('doc_baseurl', '/')).strip('/')).rstrip('/')
     for rel, fm, out in items:
         page = docs / out
         if not page.exists(): continue
@@ -424,9 +420,9 @@ def quarto_course_pages(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
         # exported source folded by default (nbdev marks it `code-fold: show`; a lesson reads as prose first)
         body = re.sub(r'<details open="" class="code-fold">(\s*<summary>Exported source</summary>)',
                       r'<details class="code-fold">\1', body)
-        tools = (f'<p class="site-page-tools"><a class="site-download" href="{prefix}notebooks/{rel.as_posix()}" download>'
-                 f'Download this notebook</a> <span>(run it in JupyterLab: <code>jupyter lab nbs/{html.escape(rel.as_posix())}'
-                 f'</code>)</span></p>')
+        src = html.escape(rel.as_posix())
+        tools = (f'<p class="site-page-tools"><a class="site-download" href="{prefix}notebooks/{src}" download>'
+                 f'Download this notebook</a> <span>(run it in JupyterLab: <code>jupyter lab nbs/{src}</code>)</span></p>')
         head = re.search(r'<header id="title-block-header"[^>]*>.*?</header>', body, re.DOTALL)
         body = body[:head.end()] + tools + body[head.end():] if head else body.replace('</main>', tools + '</main>', 1)
         body = body.replace('</main>', sc.prev_next(order, out, prefix) + '</main>', 1)
