@@ -372,11 +372,20 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
         if sc.placeholder_url(vals['doc_host']): yml = re.sub(r'(?m)^\s*site-url:.*\n', '', yml)
         if sc.placeholder_url(vals['git_url']): yml = re.sub(r'(?m)^\s*repo-(url|branch):.*\n', '', yml)
         (proc / 'nbdev.yml').write_text(yml)
-    if not (proc / 'sidebar.yml').exists():
+    if not (nbs / 'sidebar.yml').exists():   # made afresh: a kept _proc/ (--only, --render-only) holds another page list
         contents, _ = sidebar_contents(nbs, rels)
         for s in contents:
             if isinstance(s, dict): s.pop('_dir', None)
         (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
+    import nbformat
+    for rel in rels:   # the landing pages under the static site's names: the students' page is the home page
+        if rel.as_posix() not in LANDING: continue
+        nb = nbformat.read(proc / rel, as_version=4)
+        fm = nb.cells[0] if nb.cells and nb.cells[0].cell_type == 'raw' and nb.cells[0].source.startswith('---') else None
+        if fm is None: continue
+        fm.source = '---\noutput-file: ' + LANDING[rel.as_posix()] + '\n' + \
+            re.sub(r'(?m)^output-file:.*\n', '', fm.source)[len('---\n'):]
+        nbformat.write(nb, proc / rel)
     log('rendering with Quarto ...')
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
