@@ -9,17 +9,6 @@ from .explorer import call_renderer, get_explorer, raw_of
 __all__ = ['widget']
 
 # %% ../../nbs/95_live.ipynb #888651a6
-# The widget's HTML carries its own style, scoped to `.tme-widget`: JupyterLab styles tables only inside rendered
-# outputs (`.jp-RenderedHTMLCommon`), not inside an ipywidgets HTML view, where they would get the browser's defaults
-# (headers centred over left-aligned cells, no rules, and the widgets' 28 px line height on every row).
-_WIDGET_CSS = ('.tme-widget{line-height:1.4;white-space:normal}'
-              '.tme-widget table{border-collapse:collapse;margin:.5em 0;font-size:13px}'
-              '.tme-widget th,.tme-widget td{padding:2px 8px;text-align:left;vertical-align:top;'
-              'border-bottom:1px solid rgba(128,128,128,.35)}'
-              '.tme-widget thead th{border-bottom:2px solid rgba(128,128,128,.7);font-weight:600}'
-              '.tme-widget summary{cursor:pointer;margin:.4em 0}')
-
-
 def widget(ex,  # an `Explorer` or its name
            *args,  # initial values of the positional arguments, as the renderer takes them (default: the declaration's)
            **initial,  # initial values of keywords
@@ -28,6 +17,7 @@ def widget(ex,  # an `Explorer` or its name
     import inspect
     from dataclasses import asdict, replace
     import ipywidgets as W
+    from textmetrics_edu.views.html import widget_html
     ex = get_explorer(ex) if isinstance(ex, str) else ex
     pos = list(inspect.signature(ex.render).parameters)[:len(ex.args)]
     decl = {**dict(zip(pos, ex.args)), **ex.kwargs, **ex.jupyter}
@@ -57,7 +47,7 @@ def widget(ex,  # an `Explorer` or its name
 
     def update(*_):
         view = call_renderer(ex.render, args, kwargs, {names[k]: w.value for k, w in controls.items()})
-        out.value = f"<div class='tme-widget'><style>{_WIDGET_CSS}</style>{view}</div>"
+        out.value = widget_html(view)   # with its own scoped style (see `widget_html`)
     for w in controls.values(): w.observe(update, names='value')
     update()
     kws = [k for k in controls if k not in pos]
