@@ -75,6 +75,27 @@ def test_tokenize_ptb_option_runs_the_tokenizer(thumb):
     assert abs(float(ours) - s) < 1e-9 and 'tok:ptb' in ours.signature
 
 
+@needs_java
+def test_ptb_tokenizer_prints_no_progress_chatter(capfd):
+    "java's progress line goes to the process's stderr (in Jupyter: the cell's output); ptb_tokenize drops it"
+    toks = ptb_tokenize(['A dog.', 'A man (wearing a hat) rides a horse.'])
+    assert toks[0] == ('a', 'dog')
+    out, err = capfd.readouterr()
+    assert 'PTBTokenizer' not in out + err and err == ''
+
+
+def test_quiet_java_passes_real_errors_on(capfd):
+    "Only the progress line is dropped: any other line a child process writes to stderr is shown"
+    import subprocess, sys
+    from textmetrics_edu.metrics.cider import _quiet_java
+    code = ("import sys; sys.stderr.write('PTBTokenizer tokenized 11 tokens at 149.80 tokens per second.\\n'"
+            "'Exception in thread main: a real error\\n')")
+    rc = _quiet_java(lambda: subprocess.run([sys.executable, '-c', code]).returncode)
+    assert rc == 0
+    out, err = capfd.readouterr()
+    assert 'a real error' in err and 'tokens per second' not in err
+
+
 def test_default_tokenizer_differs_from_ptb_on_one_caption_in_2250(thumb, ptb):
     texts = [r for rs in thumb['refs'] for r in rs] + [h for s in SYSTEMS for h in thumb['systems'][s]]
     toks = [r for rs in ptb['refs'] for r in rs] + [h for s in SYSTEMS for h in ptb['systems'][s]]

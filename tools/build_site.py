@@ -330,6 +330,7 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
 
 def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
     import yaml
+    import site_course as sc
     from nbdev.config import get_config
     from nbdev.quarto import _nbdev_yml
     cfg = get_config()
@@ -341,18 +342,98 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
         shutil.copyfile(f, proc / rel)   # follows the _quarto.yml symlink
     vals = {k: cfg[k] for k in ['title', 'description', 'branch', 'git_url', 'doc_host', 'doc_baseurl']}
     vals['doc_path'] = cfg.doc_path.name
-    if not (proc / 'nbdev.yml').exists(): (proc / 'nbdev.yml').write_text(_nbdev_yml.format(**vals))
-    if not (proc / 'sidebar.yml').exists():
+    if not (nbs / 'nbdev.yml').exists():   # nbdev's, less the URLs that are settings.ini's placeholders (no such page)
+        yml = _nbdev_yml.format(**vals)
+        if sc.placeholder_url(vals['doc_host']): yml = re.sub(r'(?m)^\s*site-url:.*\n', '', yml)
+        if sc.placeholder_url(vals['git_url']): yml = re.sub(r'(?m)^\s*repo-(url|branch):.*\n', '', yml)
+        (proc / 'nbdev.yml').write_text(yml)
+    if not (nbs / 'sidebar.yml').exists():   # made afresh: a kept _proc/ (--only, --render-only) holds another page list
         contents, _ = sidebar_contents(nbs, rels)
         for s in contents:
             if isinstance(s, dict): s.pop('_dir', None)
         (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
+    import nbformat
+    for rel in rels:   # the landing pages under the static site's names: the students' page is the home page
+        if rel.as_posix() not in LANDING: continue
+        nb = nbformat.read(proc / rel, as_version=4)
+        fm = nb.cells[0] if nb.cells and nb.cells[0].cell_type == 'raw' and nb.cells[0].source.startswith('---') else None
+        if fm is None: continue
+        fm.source = '---\noutput-file: ' + LANDING[rel.as_posix()] + '\n' + \
+            re.sub(r'(?m)^output-file:.*\n', '', fm.source)[len('---\n'):]
+        nbformat.write(nb, proc / rel)
     log('rendering with Quarto ...')
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
     shutil.move(str(proc / cfg.doc_path.name), str(docs))
     copy_vendored(docs)   # and `_static/live/` (the explorers' raw HTML loads it: Quarto does not scan raw HTML)
     offline_quarto_site(docs)
+    quarto_course_pages(nbs, proc, docs, rels)
+
+
+def quarto_course_pages(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
+    """Quarto's pages get what the static site adds to nbdev's: cross-references made relative (not to settings.ini's
+    placeholder `doc_host`), `[source]` links to the site's own copy of each module (`_src/`, not the placeholder
+    `git_url`), "download this notebook" and previous/next links on every page, exported source folded, and the
+    offline search index `_static/search.json` (Quarto's own search stays)."""
+    import nbformat
+    import site_course as sc
+    from nbdev.config import get_config
+    cfg = get_config()
+    items = []
+    for rel in rels:
+        fm = prepare_for_html(nbformat.read(proc / rel, as_version=4), title_fallback=rel.stem)
+        items.append((rel, fm, site_page(rel).as_posix() if rel.as_posix() in LANDING else
+                      (rel.parent / (fm.get('output-file') or page_name(rel).name)).as_posix()))
+    pages = {rel.as_posix(): (out, fm['title']) for rel, fm, out in items}
+    order = sc.sidebar_order(sidebar_contents(nbs, rels)[0], pages)
+    sc.source_pages(ROOT, cfg.lib_path.name, docs)
+    (docs / '_static').mkdir(exist_ok=True)
+    css = '\n'.join(re.findall(r'^\.site-(?:pager|page-tools)[^{]*\{[^}]*\}', SITE_CSS, re.MULTILINE))
+    (docs / '_static' / 'course.css').write_text(css + '\n', encoding='utf-8')
+    git_url = str(cfg.get('git_url', ''))
+    doc_base = (str(cfg.get('doc_host', '')).rstrip('/') + '/' +
+                str(cfg.get('doc_baseurl', '/')).strip('/')).rstrip('/')
+    for rel, fm, out in items:
+        page = docs / out
+        if not page.exists(): continue
+        (docs / 'notebooks' / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(nbs / rel, docs / 'notebooks' / rel)
+        prefix = '../' * out.count('/')
+        body = sc.source_links(localize(page.read_text('utf-8'), prefix, doc_base, pages, out), prefix, git_url)
+        if doc_base: body = body.replace(doc_base + '/', prefix)   # nbdev's links inside code comments: text, not href
+        # exported source folded by default (nbdev marks it `code-fold: show`; a lesson reads as prose first)
+        body = re.sub(r'<details open="" class="code-fold">(\s*<summary>Exported source</summary>)',
+                      r'<details class="code-fold">\1', body)
+        src = html.escape(rel.as_posix())
+        tools = (f'<p class="site-page-tools"><a class="site-download" href="{prefix}notebooks/{src}" download>'
+                 f'Download this notebook</a> <span>(run it in JupyterLab: <code>jupyter lab nbs/{src}</code>)</span></p>')
+        head = re.search(r'<header id="title-block-header"[^>]*>.*?</header>', body, re.DOTALL)
+        body = body[:head.end()] + tools + body[head.end():] if head else body.replace('</main>', tools + '</main>', 1)
+        body = body.replace('</main>', sc.prev_next(order, out, prefix) + '</main>', 1)
+        body = body.replace('</head>', f'<link rel="stylesheet" href="{prefix}_static/course.css">\n</head>', 1)
+        page.write_text(body, 'utf-8')
+    quarto_def_anchors(docs, [o for o, _ in pages.values() if (docs / o).exists()])
+    (docs / '_static' / 'search.json').write_text(sc.search_index(
+        [(o, str(t), (docs / o).read_text('utf-8')) for o, t in pages.values() if (docs / o).exists()]), 'utf-8')
+
+
+def quarto_def_anchors(docs: Path, outs: list[str]):
+    """nbdev links every name it documents to `page.html#name`; Quarto gives ids to the documented headings only
+    (and drops a leading `_`), so a cross-reference to a helper defined in a code cell has no target. Each such
+    target gets an anchor at its definition (`def name(` / `class name` in the page's code), as on the static site."""
+    texts = {o: (docs / o).read_text('utf-8') for o in outs}
+    wanted = {}
+    for o, t in texts.items():
+        for target, anchor in re.findall(r'href="(?:\.\./)*([^"#:]+\.html)#([^"]+)"', t):
+            if target in texts: wanted.setdefault(target, set()).add(html.unescape(anchor))
+    for o, anchors in wanted.items():
+        t = texts[o]
+        ids = set(re.findall(r'\sid="([^"]+)"', t))
+        for a in sorted(anchors - ids):
+            name = a.split('.')[-1]
+            m = re.search(r'<span class="kw">(?:def|class)</span> ' + re.escape(name) + r'\b', t, re.IGNORECASE)
+            if m: t = t[:m.start()] + f'<a class="site-anchor site-def" id="{html.escape(a)}"></a>' + t[m.start():]
+        if t != texts[o]: (docs / o).write_text(t, 'utf-8')
 
 
 def offline_quarto_site(docs: Path):

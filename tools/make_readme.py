@@ -7,7 +7,11 @@ and nothing is executed a second time. Only without a current `_proc/index.ipynb
 its cells no longer match) is nbs/index.ipynb executed here; `--execute` forces that.
 
     .venv/bin/python tools/make_readme.py [--execute]
+
+The README is read on GitHub, where the site's pages do not exist: its links to site pages (`bleu.html`) become
+relative links to the notebooks they are made from (`nbs/01_bleu.ipynb`), which GitHub renders (`github_links`).
 """
+import re
 import sys
 from pathlib import Path
 
@@ -66,6 +70,26 @@ while i < len(lines):
         out += ['```', *block, '```', '']
         continue
     out.append(lines[i]); i += 1
-text = '<!-- Made from nbs/index.ipynb by tools/make_readme.py: edit the notebook, not this file. -->\n\n' + '\n'.join(out).strip() + '\n'
+
+
+def github_links(text: str) -> str:
+    """The site's page links (`bleu.html`, `bleu.html#corpus_bleu`) -> the notebook each page is made from
+    (`nbs/01_bleu.ipynb`): the README is read on GitHub (and PyPI), where the site's pages do not exist but the
+    notebooks do, and GitHub renders them. settings.ini has no real URL of the published site (`doc_host` is a
+    placeholder), so no absolute site link is made; the anchor is dropped (GitHub's notebook view has none)."""
+    sys.path.insert(0, str(root / 'tools'))
+    from build_site import find_notebooks, site_page
+    nbs = root / 'nbs'
+    pages = {site_page(p.relative_to(nbs)).as_posix(): p.relative_to(root).as_posix() for p in find_notebooks(nbs)}
+
+    def repl(m):
+        page = m.group(2)
+        if page not in pages: raise SystemExit(f'README: a link to {page!r}, which no notebook makes (tools/make_readme.py)')
+        return f'{m.group(1)}({pages[page]})'
+    return re.sub(r'(\]\s?)\(([A-Za-z0-9_./-]+\.html)(?:#[^)\s]*)?\)', repl, text)
+
+
+text = github_links('<!-- Made from nbs/index.ipynb by tools/make_readme.py: edit the notebook, not this file. -->\n\n'
+                    + '\n'.join(out).strip() + '\n')
 (root / 'README.md').write_text(text, encoding='utf-8')
 print('README.md written')

@@ -256,9 +256,16 @@ def add_doc_anchors(body: str) -> str:
 _src_link = re.compile(r'href="(?:https?://example\.org/[^"]*?/blob/[^/"]+/)([^"#]+\.py)(?:#L(\d+))?"')
 
 
+def placeholder_url(url: str) -> bool:
+    "A URL on a domain reserved for examples (RFC 2606): settings.ini's `doc_host`/`git_url` until the real ones exist"
+    from urllib.parse import urlsplit
+    host = urlsplit(str(url or '')).hostname or ''
+    return bool(re.search(r'(^|\.)example\.(org|com|net)$|\.(example|invalid|test)$', host))
+
+
 def source_links(body: str, prefix: str, git_url: str = '') -> str:
     "nbdev's `[source]` links (settings.ini's placeholder git_url) -> the site's own copy of the module, at the line"
-    pat = _src_link if not git_url or 'example.org' in git_url else \
+    pat = _src_link if not git_url or placeholder_url(git_url) else \
         re.compile(r'href="' + re.escape(git_url.rstrip('/')) + r'/blob/[^/"]+/([^"#]+\.py)(?:#L(\d+))?"')
     return pat.sub(lambda m: f'href="{prefix}_src/{m.group(1)}.html' + (f'#L{m.group(2)}"' if m.group(2) else '"'),
                    body)

@@ -84,6 +84,7 @@ def benchmark_explorer(rows: Mapping | None = None,  # {label: (benchmark, publi
                       ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
     "An interactive benchmark-score explorer: pick a preset row or type one, choose the benchmark."
     import ipywidgets as W
+    from textmetrics_edu.views.html import widget_html
     rows = dict(rows or {})
     first = next(iter(rows.values()), ('superglue', '', {}))
     c = dict(preset=W.Dropdown(options=['(typed)'] + list(rows), value=next(iter(rows), '(typed)'), description='row'),
@@ -92,7 +93,8 @@ def benchmark_explorer(rows: Mapping | None = None,  # {label: (benchmark, publi
              scores=W.Textarea(value=_row_text(first[2]), description='scores', layout=W.Layout(width='95%', height='5em')))
     out = W.HTML()
     def update(*_):
-        out.value = render_benchmark_html(c['scores'].value, benchmark=c['benchmark'].value, published=c['published'].value)
+        out.value = widget_html(render_benchmark_html(c['scores'].value, benchmark=c['benchmark'].value,
+                                                      published=c['published'].value))
     def pick(change):
         if change['new'] in rows:
             b, p, cols = rows[change['new']]

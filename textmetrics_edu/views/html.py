@@ -7,16 +7,52 @@ import html
 from typing import Callable, Sequence
 
 # %% auto #0
-__all__ = ['figure_html', 'text_explorer']
+__all__ = ['FIG_MIN_PX', 'FIG_MAX_PX', 'FIG_MAX_ZOOM', 'widget_html', 'figure_html', 'text_explorer']
 
 # %% ../../nbs/00_core.ipynb #ba778466
+# An ipywidgets explorer's view carries its own style, scoped to `.tme-widget`: JupyterLab styles tables only inside
+# rendered outputs (`.jp-RenderedHTMLCommon`), not inside an ipywidgets HTML view, where they would get the browser's
+# defaults (headers centred over left-aligned cells, no rules, and the widgets' 28 px line height on every row).
+_WIDGET_CSS = ('.tme-widget{line-height:1.4;white-space:normal}'
+               '.tme-widget table{border-collapse:collapse;margin:.5em 0;font-size:13px}'
+               '.tme-widget th,.tme-widget td{padding:2px 8px;text-align:left;vertical-align:top;'
+               'border-bottom:1px solid rgba(128,128,128,.35)}'
+               '.tme-widget thead th{border-bottom:2px solid rgba(128,128,128,.7);font-weight:600}'
+               '.tme-widget summary{cursor:pointer;margin:.4em 0}')
+
+
+def widget_html(view: str,  # a renderer's HTML
+               ) -> str:  # the same, with the scoped style: what every ipywidgets explorer shows
+    "An explorer's view as an ipywidgets `HTML` value: the renderer's HTML inside `.tme-widget`, with its own style."
+    return f"<div class='tme-widget'><style>{_WIDGET_CSS}</style>{view}</div>"
+
+
+# The house size of a picture. Every lesson figure and explorer plot is shown through `figure_html`, so its size on the
+# page is decided here, once, not figure by figure. The site's lesson column is about 750 px wide (at 1280 px): a
+# figure wider than FIG_MAX_PX would be shrunk by the browser, its text with it, so it is drawn at that width instead
+# (the text keeps its size in points, the layout is recomputed); a figure whose longer side is under FIG_MIN_PX is drawn
+# at a higher resolution (the whole picture enlarged, text included, by at most FIG_MAX_ZOOM), so that none is a
+# thumbnail and none has oversized text.
+FIG_MIN_PX, FIG_MAX_PX, FIG_MAX_ZOOM = 540, 740, 1.35
+
+
 def figure_html(fig,  # a matplotlib Figure
                 alt: str = 'plot',  # the image's alternative text (escaped)
-               ) -> str:  # an <img> tag with the figure as an inline PNG (data URI)
-    "A matplotlib figure as a self-contained HTML image."
-    import base64, io
+               ) -> str:  # an <img> tag with the figure as an inline PNG (data URI), at most FIG_MAX_PX wide
+    "A matplotlib figure as a self-contained HTML image, at the house size (see `FIG_MIN_PX`, `FIG_MAX_PX`)."
+    import base64, io, warnings
     buf = io.BytesIO()
-    fig.savefig(buf, format='png')
+    size, dpi = fig.get_size_inches().copy(), fig.dpi
+    px = size[0] * dpi
+    if px > FIG_MAX_PX:   # narrower, same text size: lay it out again
+        fig.set_size_inches(size * FIG_MAX_PX / px)
+        if type(fig.get_layout_engine()).__name__ in ('NoneType', 'PlaceHolderLayoutEngine', 'TightLayoutEngine'):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                fig.tight_layout()
+    else: dpi = dpi * min(max(1.0, FIG_MIN_PX / (max(size) * dpi)), FIG_MAX_ZOOM)
+    try: fig.savefig(buf, format='png', dpi=dpi)
+    finally: fig.set_size_inches(size)
     return f"<img alt='{html.escape(alt, quote=True)}' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}'/>"
 
 # %% ../../nbs/00_core.ipynb #2d8f1aef
@@ -37,8 +73,8 @@ def text_explorer(render: Callable,  # render(hyp, refs, **{name: control value}
     def update(*_):
         rs = [r for r in c['refs'].value.split('\n') if r.strip()]
         if not rs:
-            out.value = "<div class='tme-error'>type at least one reference</div>"; return
-        out.value = render(c['hyp'].value, rs, **{k: w.value for k, w in controls.items()})
+            out.value = widget_html("<div class='tme-error'>type at least one reference</div>"); return
+        out.value = widget_html(render(c['hyp'].value, rs, **{k: w.value for k, w in controls.items()}))
     for w in c.values(): w.observe(update, names='value')
     update()
     box = W.VBox([c['hyp'], c['refs'], *[W.HBox([c[k] for k in row]) for row in (rows or [list(controls)])], out])

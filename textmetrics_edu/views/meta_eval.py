@@ -110,6 +110,7 @@ def meta_eval_explorer(metric_scores: Mapping, human_scores: Mapping, *, metric_
                        human_name: str = 'human'):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` the view
     "Interactive explorer: choose a system, drag its human score, exclude systems; the correlations follow."
     import ipywidgets as W
+    from textmetrics_edu.views.html import widget_html
     systems = list(human_scores)
     lo, hi = min(human_scores.values()), max(human_scores.values())
     span = (hi - lo) or 1.0
@@ -122,8 +123,8 @@ def meta_eval_explorer(metric_scores: Mapping, human_scores: Mapping, *, metric_
     def update(*_):
         s = c['system'].value
         moved = {s: c['human'].value} if c['human'].value != human_scores[s] else {}
-        out.value = render_meta_eval_html(metric_scores, human_scores, exclude=c['exclude'].value, moved=moved,
-                                          metric_name=metric_name, human_name=human_name)
+        out.value = widget_html(render_meta_eval_html(metric_scores, human_scores, exclude=c['exclude'].value,
+                                                      moved=moved, metric_name=metric_name, human_name=human_name))
 
     def pick(change):
         c['human'].unobserve(update, names='value'); c['human'].value = human_scores[change['new']]

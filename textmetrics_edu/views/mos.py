@@ -98,6 +98,7 @@ def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long 
                 ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
     "An explorer of MOS intervals: choose a data set (or type ratings), the interval method and the confidence."
     import ipywidgets as W
+    from textmetrics_edu.views.html import widget_html
     datasets = dict(datasets or {})
     c = dict(data=W.Dropdown(options=['typed', *datasets], value='typed', description='data'),
              method=W.Dropdown(options=['all', *INTERVAL_METHODS], value='all', description='interval'),
@@ -107,8 +108,8 @@ def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long 
 
     def update(*_):
         d = c['data'].value
-        out.value = render_mos_html(c['text'].value if d == 'typed' else datasets[d], method=c['method'].value,
-                                    confidence=round(c['confidence'].value, 4))
+        out.value = widget_html(render_mos_html(c['text'].value if d == 'typed' else datasets[d],
+                                                method=c['method'].value, confidence=round(c['confidence'].value, 4)))
     for w in c.values(): w.observe(update, names='value')
     update()
     box = W.VBox([W.HBox([c['data'], c['method'], c['confidence']]), c['text'], out])

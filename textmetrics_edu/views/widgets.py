@@ -17,6 +17,7 @@ def widget(ex,  # an `Explorer` or its name
     import inspect
     from dataclasses import asdict, replace
     import ipywidgets as W
+    from textmetrics_edu.views.html import widget_html
     ex = get_explorer(ex) if isinstance(ex, str) else ex
     pos = list(inspect.signature(ex.render).parameters)[:len(ex.args)]
     decl = {**dict(zip(pos, ex.args)), **ex.kwargs, **ex.jupyter}
@@ -45,7 +46,8 @@ def widget(ex,  # an `Explorer` or its name
     out = W.HTML()
 
     def update(*_):
-        out.value = call_renderer(ex.render, args, kwargs, {names[k]: w.value for k, w in controls.items()})
+        view = call_renderer(ex.render, args, kwargs, {names[k]: w.value for k, w in controls.items()})
+        out.value = widget_html(view)   # with its own scoped style (see `widget_html`)
     for w in controls.values(): w.observe(update, names='value')
     update()
     kws = [k for k in controls if k not in pos]
