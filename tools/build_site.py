@@ -656,7 +656,9 @@ def copy_vendored(docs: Path):
 LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other images of the batch (12 KB)
              'data/coco_thumb_sample/README.md',
              'data/wmt22_ru-en_system/scores.tsv',  # meta-evaluation: WMT22 ru-en system scores (2 KB)
-             'data/wmt22_ru-en_system/README.md')
+             'data/wmt22_ru-en_system/README.md',
+             'data/models/neural_lm_surprisal.json',  # the neural LM's stored surprisals (12 KB)
+             'data/models/README.md')
 
 
 def live_zip() -> bytes:
