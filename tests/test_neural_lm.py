@@ -147,3 +147,38 @@ def test_importing_the_module_loads_no_torch():
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == 'False'
+
+
+# --- the explorer's stored surprisals (textmetrics_edu/data/models/neural_lm_surprisal.json) ---
+def test_stored_surprisals_match_the_text_and_the_ngram_models(corpus):
+    from textmetrics_edu.lm.ngram_lm import train_ngram_lm
+    from textmetrics_edu.views.neural_lm import render_surprisal_html, surprisal_data
+    d = surprisal_data()
+    test_sents = read_sentences(DATA / 'test.txt')[:1000]
+    text = char_stream(test_sents)
+    chars = lambda ss: [list(' '.join(s)) for s in ss]
+    m2 = train_ngram_lm(chars(read_sentences(DATA / 'train.txt')), 2, 'kneser-ney', padding='eos', discount=0.75)
+    bits2 = [-float(x) for a in m2.logprobs(chars(test_sents)) for x in a]
+    assert d['test_bits_per_char']['char 2-gram'] == pytest.approx(sum(bits2) / len(bits2), abs=1e-4)
+    assert len(d['passages']) == 4
+    for label, p in d['passages'].items():
+        a = text.index(p['text'])   # the passage is in the test text; lp[t - 1] scores text[t]
+        assert set(p['bits']) == {'tiny GPT-2', 'char 1-gram', 'char 2-gram', 'char 3-gram', 'char 4-gram'}
+        assert all(len(v) == len(p['text']) for v in p['bits'].values())
+        assert p['bits']['char 2-gram'] == pytest.approx(bits2[a - 1:a - 1 + len(p['text'])], abs=1e-3)
+        h = render_surprisal_html(label, 'char 3-gram')
+        assert 'tme-error' not in h and h.count("<span title=") == 3 * len(p['text'])
+    assert 'tme-error' in render_surprisal_html('nope') and '&lt;b&gt;' in render_surprisal_html(label, '<b>')
+
+
+@pytest.mark.slow
+def test_stored_surprisals_are_the_tools_output():
+    pytest.importorskip('torch'); pytest.importorskip('transformers')
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from make_neural_lm_surprisal import compute
+    from textmetrics_edu.views.neural_lm import surprisal_data
+    new, stored = compute(), surprisal_data()
+    assert new['test_bits_per_char'] == pytest.approx(stored['test_bits_per_char'], abs=2e-4)
+    for k, p in stored['passages'].items():
+        assert new['passages'][k]['text'] == p['text']
+        for m, v in p['bits'].items(): assert new['passages'][k]['bits'][m] == pytest.approx(v, abs=2e-3), (k, m)
