@@ -277,7 +277,8 @@ def _decade(d: str): return lambda n: bool(re.match(rf'^{d}\d_', n))
 # The sidebar's sections, by role: (title, rule on a notebook's file name), in the sidebar's order; first match wins, so
 # a new lesson `70_x.ipynb` joins by its number (`NNb_` notebooks are the engines, "under the hood"). The landing page
 # (LANDING) comes first, outside the sections. SIDEBAR_MOVES: a lesson whose number's decade is not its subject.
-SIDEBAR_MOVES = {'21_meteor': 'Translation and captioning metrics', '62_why_numbers_differ': 'Significance'}
+SIDEBAR_MOVES = {'21_meteor': 'Translation and captioning metrics', '62_why_numbers_differ': 'Significance',
+                 '35_neural_lm': 'Language models'}
 SIDEBAR_ROLES = (
     ('Under the hood (you may skip these)', lambda n: bool(re.match(r'^\d+b_', n))),
     ('Reference', _reference),
@@ -711,7 +712,9 @@ def copy_vendored(docs: Path):
 LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other images of the batch (12 KB)
              'data/coco_thumb_sample/README.md',
              'data/wmt22_ru-en_system/scores.tsv',  # meta-evaluation: WMT22 ru-en system scores (2 KB)
-             'data/wmt22_ru-en_system/README.md')
+             'data/wmt22_ru-en_system/README.md',
+             'data/models/neural_lm_surprisal.json',  # the neural LM's stored surprisals (12 KB)
+             'data/models/README.md')
 
 
 def live_zip() -> bytes:
