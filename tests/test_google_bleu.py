@@ -10,7 +10,7 @@ from nltk.translate.gleu_score import corpus_gleu, sentence_gleu
 
 from textmetrics_edu import corpus_google_bleu, sentence_google_bleu, MetricInputError
 from textmetrics_edu.metrics.bleu import preprocess
-from textmetrics_edu.metrics.google_bleu import best_reference_stats, gleu_counts, GoogleBLEUStats, _gb_segment
+from textmetrics_edu.metrics.google_bleu import best_reference_stats, google_bleu_counts, GoogleBLEUStats, _gb_segment
 from textmetrics_edu.views.google_bleu import render_google_bleu_html
 from conftest import WMT22_SYSTEMS, sweep
 
@@ -75,7 +75,7 @@ def test_staged_functions_agree_with_the_spec():
         h, rs, lo, hi = _fuzz_case(rng)
         o = dict(min_len=lo, max_len=hi, tokenize='none', lowercase=False)
         assert best_reference_stats(h.split(), [r.split() for r in rs], lo, hi) == _gb_segment(h, tuple(rs), o)
-    assert gleu_counts('a b'.split(), 'a b c'.split()) == (3, 3, 6)
+    assert google_bleu_counts('a b'.split(), 'a b c'.split()) == (3, 3, 6)
 
 
 def test_options_and_bad_input():

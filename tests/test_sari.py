@@ -12,7 +12,7 @@ import pytest
 
 from textmetrics_edu import MetricInputError, corpus_sari, sentence_sari, with_sources
 from textmetrics_edu.core import SegmentRefs
-from textmetrics_edu.metrics.sari import CONVENTIONS, SARI, sari_from_stats, sari_statistics, split_source
+from textmetrics_edu.metrics.sari import SARI_CONVENTIONS, SARI, sari_from_stats, sari_statistics, split_source
 from textmetrics_edu.views.sari import render_sari_html
 from sari_fuzz import rewriting_cases
 
@@ -35,7 +35,7 @@ def asset():
 
 
 @pytest.mark.parametrize('system', ['identity', 'first_clause', 'human_simp0'])
-@pytest.mark.parametrize('convention', CONVENTIONS)
+@pytest.mark.parametrize('convention', SARI_CONVENTIONS)
 def test_asset_corpus_equals_each_tool(asset, system, convention):
     src, refs, systems = asset
     ours = 100 * float(corpus_sari(systems[system], refs, sources=src, convention=convention))
@@ -49,7 +49,7 @@ def test_asset_operation_scores_and_sentences(asset, system):
     assert max(abs(a - b) for a, b in zip((100 * r.add, 100 * r.keep, 100 * r.delete),
                                           TOOLS['asset'][system]['easse_ops'])) < EPS
     for s, h, rf, t in zip(src, systems[system], refs, TOOLS['asset'][system]['sentences']):
-        ours = [100 * float(sentence_sari(h, rf, source=s, convention=c)) for c in CONVENTIONS]
+        ours = [100 * float(sentence_sari(h, rf, source=s, convention=c)) for c in SARI_CONVENTIONS]
         assert max(abs(a - b) for a, b in zip(ours, t)) < EPS
 
 
@@ -60,7 +60,7 @@ def _check_fuzz(lo, hi):
     worst = 0.0
     for (s, h, rf), t in zip(FUZZ[lo:hi], TOOLS['fuzz']['sentence'][lo:hi]):
         st = sari_statistics(s, h, rf)
-        for c, v in zip(CONVENTIONS, t):
+        for c, v in zip(SARI_CONVENTIONS, t):
             worst = max(worst, abs(100 * float(sari_from_stats(st, c)) - v))
     assert worst < EPS, worst
 
@@ -95,7 +95,7 @@ def test_one_set_of_counts_gives_every_convention(asset):
     st = SARI.stats(tuple(systems['human_simp0']), tuple(with_sources(src, refs)), SARI.opts({}))
     total = st[0]
     for s in st[1:]: total = total + s
-    for c in CONVENTIONS:
+    for c in SARI_CONVENTIONS:
         assert float(sari_from_stats(total, c, len(st))) == float(corpus_sari(systems['human_simp0'], refs, sources=src,
                                                                               convention=c))
 

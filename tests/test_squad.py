@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from textmetrics_edu.core import MetricInputError, TextmetricsWarning
-from textmetrics_edu.metrics.squad import (CONVENTIONS, corpus_squad, sentence_squad, squad_evaluate, squad_examples,
+from textmetrics_edu.metrics.squad import (SQUAD_CONVENTIONS, corpus_squad, sentence_squad, squad_evaluate, squad_examples,
                                            squad_normalize, squad_question_scores, squad_statistics)
 
 D = Path(__file__).parent / 'data' / 'squad'
@@ -86,7 +86,7 @@ def test_real_data_equals_torchmetrics_to_float32():
 
 
 def test_the_conventions_really_differ_on_the_fuzz_cases():
-    by = {c: [squad_question_scores(p, g, c) for p, g in FUZZ[:2000]] for c in CONVENTIONS}
+    by = {c: [squad_question_scores(p, g, c) for p, g in FUZZ[:2000]] for c in SQUAD_CONVENTIONS}
     assert by['v1.1'] != by['v2.0'] != by['torchmetrics'] != by['v1.1']
 
 

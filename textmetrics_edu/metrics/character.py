@@ -17,8 +17,8 @@ from ..kernels.character import character_score_fast
 
 # %% auto #0
 __all__ = ['CHARACTER', 'corpus_character', 'sentence_character', 'character_words', 'shift_candidates', 'shift_phrase',
-           'word_edit_rate', 'best_shift', 'shift_cost', 'CharacTERDetail', 'character_detail', 'CharacTERStats',
-           'character_statistics', 'CharacTERResult']
+           'word_edit_rate', 'character_best_shift', 'shift_cost', 'CharacTERDetail', 'character_detail',
+           'CharacTERStats', 'character_statistics', 'CharacTERResult']
 
 # %% ../../nbs/15_character.ipynb #d9ca8f4e
 def character_words(text: str) -> list[str]:
@@ -50,7 +50,7 @@ def word_edit_rate(hyp: Sequence[str], ref: Sequence[str]) -> float:
     return segment_distance(tuple(hyp), tuple(ref)) / len(ref)
 
 
-def best_shift(hyp: Sequence[str], ref: Sequence[str],  # words
+def character_best_shift(hyp: Sequence[str], ref: Sequence[str],  # words
                pre_score: float,  # the current word edit rate of `hyp`
               ) -> tuple[float, list]:  # (gain, shifted words); (0.0, hyp) without candidates
     "cer 1.2.0 `shifter`: every candidate evaluated, the largest (gain, shifted words) kept."
@@ -109,7 +109,7 @@ def character_detail(hyp: Sequence[str],  # hypothesis words
     if pre == 0: return CharacTERDetail(0.0, (), tuple(hyp), 0.0, 0, len(' '.join(hyp)))
     shifts = []
     while True:
-        gain, new = best_shift(hyp, ref, pre)
+        gain, new = character_best_shift(hyp, ref, pre)
         if gain <= 0: break
         shifts.append((gain, tuple(new)))
         hyp, pre = new, pre - gain

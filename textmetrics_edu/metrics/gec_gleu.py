@@ -18,8 +18,9 @@ from ..kernels.gec_gleu import gec_gleu_segment_counts
 from .sari import Source, with_sources, split_source
 
 # %% auto #0
-__all__ = ['GEC_GLEU', 'gleu_tokens', 'ngram_counts', 'gleu_counts', 'log_brevity_penalty', 'gleu_from_counts', 'reference_draws',
-           'GecGleuStats', 'gec_gleu_statistics', 'GecGleuResult', 'corpus_gec_gleu', 'sentence_gec_gleu']
+__all__ = ['GEC_GLEU', 'gleu_tokens', 'ngram_counts_of_order', 'gec_gleu_counts', 'log_brevity_penalty', 'gleu_from_counts',
+           'reference_draws', 'GecGleuStats', 'gec_gleu_statistics', 'GecGleuResult', 'corpus_gec_gleu',
+           'sentence_gec_gleu']
 
 # %% ../../nbs/23_gec_gleu.ipynb #746a788c
 def gleu_tokens(text: str,  # one sentence
@@ -33,12 +34,12 @@ def gleu_tokens(text: str,  # one sentence
     return toks
 
 
-def ngram_counts(tokens: Sequence[str], n: int) -> Counter:
+def ngram_counts_of_order(tokens: Sequence[str], n: int) -> Counter:
     "The n-grams of one order (tuples) and their counts."
     return Counter(zip(*[tokens[i:] for i in range(n)]))
 
 # %% ../../nbs/23_gec_gleu.ipynb #b50176ac
-def gleu_counts(src: Counter,  # n-gram counts of the source S (one order)
+def gec_gleu_counts(src: Counter,  # n-gram counts of the source S (one order)
                 ref: Counter,  # of ONE reference R
                 hyp: Counter,  # of the hypothesis H
                 penalty: str = 'gleu',  # 'gleu' (Napoles et al. 2016; PyPI gleu, JFLEG) or 'compare_mt'
@@ -98,13 +99,13 @@ def gec_gleu_statistics(source: str, hyp: str, refs: Sequence[str], *, max_order
     "Stage 2: the counts of one segment against each of its references."
     s, h = gleu_tokens(source, tokenize, lowercase, 'source'), gleu_tokens(hyp, tokenize, lowercase, 'hyp')
     rs = [gleu_tokens(r, tokenize, lowercase, f'refs[{j}]') for j, r in enumerate(refs)]
-    S = [ngram_counts(s, n) for n in range(1, max_order + 1)]
-    H = [ngram_counts(h, n) for n in range(1, max_order + 1)]
+    S = [ngram_counts_of_order(s, n) for n in range(1, max_order + 1)]
+    H = [ngram_counts_of_order(h, n) for n in range(1, max_order + 1)]
     per_ref = []
     for r in rs:
         row = []
         for n in range(max_order):
-            m, p, d = gleu_counts(S[n], ngram_counts(r, n + 1), H[n], penalty)
+            m, p, d = gec_gleu_counts(S[n], ngram_counts_of_order(r, n + 1), H[n], penalty)
             row.append((m - p, d))
         per_ref.append(tuple(row))
     return GecGleuStats(len(h), tuple(len(r) for r in rs), tuple(per_ref))

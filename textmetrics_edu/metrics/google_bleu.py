@@ -16,8 +16,8 @@ from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_se
 from .bleu import preprocess
 
 # %% auto #0
-__all__ = ['GOOGLE_BLEU_OPTIONS', 'GOOGLE_BLEU', 'corpus_google_bleu', 'sentence_google_bleu', 'GoogleBLEUStats', 'gleu_counts',
-           'best_reference_stats', 'google_bleu_from_stats', 'GoogleBLEUResult']
+__all__ = ['GOOGLE_BLEU_OPTIONS', 'GOOGLE_BLEU', 'corpus_google_bleu', 'sentence_google_bleu', 'GoogleBLEUStats',
+           'google_bleu_counts', 'best_reference_stats', 'google_bleu_from_stats', 'GoogleBLEUResult']
 
 # %% ../../nbs/04_google_bleu.ipynb #d0cf63da
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class GoogleBLEUStats:
                                self.ref_ngrams + o.ref_ngrams)
 
 
-def gleu_counts(hyp: Sequence[str],  # hypothesis tokens
+def google_bleu_counts(hyp: Sequence[str],  # hypothesis tokens
                 ref: Sequence[str],  # reference tokens
                 min_len: int = 1, max_len: int = 4,  # the n-gram orders pooled
                ) -> tuple[int, int, int]:  # (|H ∩ R|, |H|, |R|)
@@ -49,7 +49,7 @@ def best_reference_stats(hyp: Sequence[str],  # hypothesis tokens
     "NLTK 3.10 `corpus_gleu`'s choice: the reference with the highest matches / max(|H|, |R|), first on ties."
     best = None
     for ref in refs:
-        m, h, r = gleu_counts(hyp, ref, min_len, max_len)
+        m, h, r = google_bleu_counts(hyp, ref, min_len, max_len)
         n_all = max(h, r)
         if n_all > 0 and (best is None or m / n_all > best.matches / best.n_all):
             best = GoogleBLEUStats(m, n_all, h, r)

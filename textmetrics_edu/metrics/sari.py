@@ -15,13 +15,13 @@ from ..core import tokenize as core_tokenize
 from ..kernels.sari import sari_segment_counts
 
 # %% auto #0
-__all__ = ['MAX_ORDER', 'CONVENTIONS', 'SARI', 'Source', 'with_sources', 'split_source', 'sari_tokens', 'ngram_counter',
+__all__ = ['MAX_ORDER', 'SARI_CONVENTIONS', 'SARI', 'Source', 'with_sources', 'split_source', 'sari_tokens', 'ngram_counter',
            'add_counts', 'keep_counts', 'delete_counts', 'type_averaged_scores', 'SariStats', 'sari_statistics',
            'SariResult', 'sari_from_stats', 'corpus_sari', 'sentence_sari']
 
 # %% ../../nbs/22_sari.ipynb #d829e405
 MAX_ORDER = 4  # n-gram orders 1..4 (the paper's k = 4)
-CONVENTIONS = ('easse', 'paper', 'authors', 'hf')  # the four SARIs in use (see "Pitfalls")
+SARI_CONVENTIONS = ('easse', 'paper', 'authors', 'hf')  # the four SARIs in use (see "Pitfalls")
 
 
 class Source(str):
@@ -201,7 +201,7 @@ class SariResult(MetricResult):
 
 
 def sari_from_stats(st: SariStats,  # summed statistics
-                    convention: str = 'easse',  # one of `CONVENTIONS`
+                    convention: str = 'easse',  # one of `SARI_CONVENTIONS`
                     n_segments: int = 1,  # segments summed into `st` (the mean conventions divide by it)
                     signature: str = '',
                    ) -> SariResult:
@@ -250,7 +250,7 @@ def _signature(o, nrefs):
 SARI = Metric(
     'sari', description='SARI (Xu et al. 2016): n-gram add/keep/delete scores against source and references',
     options=(Option('convention', str, 'easse', "'easse' (EASSE corpus_sari), 'paper' (Xu et al. 2016 eqs. 2-3), "
-                    "'authors' (mean of SARI.py's sentence scores) or 'hf' (mean of HF evaluate's)", choices=CONVENTIONS),
+                    "'authors' (mean of SARI.py's sentence scores) or 'hf' (mean of HF evaluate's)", choices=SARI_CONVENTIONS),
              Option('tokenize', str, '13a', "sacreBLEU tokenizer applied to source, output and references",
                     choices=tuple(TOKENIZERS)),
              Option('lowercase', bool, True, 'lowercase everything first (EASSE and HF do)'),

@@ -16,9 +16,10 @@ from ..core import (MetricInputError, MetricResult, TextmetricsWarning, make_sig
                                   corpus_fn, sentence_fn, register, total_stats)
 
 # %% auto #0
-__all__ = ['SQUAD_PUNCTUATION', 'CONVENTIONS', 'SQUAD_OPTIONS', 'SQUAD', 'corpus_squad', 'sentence_squad', 'squad_normalize',
-           'squad_tokens', 'squad_exact', 'squad_token_f1', 'squad_gold_answers', 'squad_question_scores', 'SQuADStats',
-           'squad_statistics', 'SQuADResult', 'squad_score', 'squad_examples', 'squad_evaluate']
+__all__ = ['SQUAD_PUNCTUATION', 'SQUAD_CONVENTIONS', 'SQUAD_OPTIONS', 'SQUAD', 'corpus_squad', 'sentence_squad',
+           'squad_normalize', 'squad_tokens', 'squad_exact', 'squad_token_f1', 'squad_gold_answers',
+           'squad_question_scores', 'SQuADStats', 'squad_statistics', 'SQuADResult', 'squad_score', 'squad_examples',
+           'squad_evaluate']
 
 # %% ../../nbs/52_squad.ipynb #4dbfd378
 SQUAD_PUNCTUATION = frozenset(string.punctuation)  # the 32 ASCII marks the official scripts remove
@@ -39,7 +40,7 @@ def squad_tokens(s: str) -> list[str]:
     return squad_normalize(s).split()
 
 # %% ../../nbs/52_squad.ipynb #410555ac
-CONVENTIONS = ('v2.0', 'v1.1', 'torchmetrics')  # whose rules: the official v2.0 script, the v1.1 script, torchmetrics 1.9
+SQUAD_CONVENTIONS = ('v2.0', 'v1.1', 'torchmetrics')  # whose rules: the official v2.0 script, the v1.1 script, torchmetrics 1.9
 
 
 def squad_exact(prediction: str, gold: str) -> int:
@@ -166,7 +167,7 @@ def squad_score(st: SQuADStats, o: dict, signature: str = '', n_segments: int = 
 SQUAD_OPTIONS = (
     Option('convention', str, 'v2.0', "whose rules: 'v2.0' (official evaluate-v2.0.py: golds that normalise to '' "
            "dropped, empty vs empty F1 = 1), 'v1.1' (evaluate-v1.1.py: every gold kept, empty F1 = 0) or 'torchmetrics' "
-           "(v1.1's golds, v2.0's empty F1)", choices=CONVENTIONS),
+           "(v1.1's golds, v2.0's empty F1)", choices=SQUAD_CONVENTIONS),
     Option('measure', str, 'f1', "which number is the score: 'f1' or 'exact_match' (both are in the result)",
            choices=('f1', 'exact_match')))
 

@@ -23,14 +23,14 @@ def render_gec_gleu_html(hyp: str,  # the corrected sentence H
     try:
         rs = [refs] if isinstance(refs, str) else list(refs)
         res = _g.sentence_gec_gleu(hyp, refs, source=source, penalty=penalty, max_order=max_order, lowercase=lowercase)
-        S = _g.ngram_counts(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
-        H = _g.ngram_counts(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp'), 1)
+        S = _g.ngram_counts_of_order(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
+        H = _g.ngram_counts_of_order(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp'), 1)
         st = _g.gec_gleu_statistics(source, hyp, rs, max_order=max_order, penalty=penalty, lowercase=lowercase)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     blocks = []
     for j, r in enumerate(rs):
-        R = _g.ngram_counts(_g.gleu_tokens(r, 'none', lowercase), 1)
+        R = _g.ngram_counts_of_order(_g.gleu_tokens(r, 'none', lowercase), 1)
         good = ' '.join(e(g[0]) for g in H if R[g] > 0)
         bad = ' '.join(e(g[0]) for g in H if R[g] == 0 and S[g] > 0)
         rows = ''.join(f"<tr><td>{n}</td><td>{x}</td><td>{d}</td><td>{(x / d if d else 1.0):.4f}</td></tr>"
