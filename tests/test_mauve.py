@@ -33,14 +33,46 @@ EPS = 1e-15
 def _feats(k): return np.load(FEATS / f'features_{k}.npy').astype(np.float32)
 
 
-def _same(ours, tool, eps=EPS):
-    "Every output of `compute_mauve` against ours: score, MAUVE*, frontier integrals, histograms, curve."
+def _ties(curve) -> bool:
+    "Whether some points of a curve share their x or their y (then the sort order of the tied points matters)."
+    x, y = np.asarray(curve).T
+    return len(set(x.tolist())) < len(x) or len(set(y.tolist())) < len(y)
+
+
+def _area_stable(curve) -> float:
+    "mauve-text's integration rule (sklearn's auc, both axes) with a stable sort of the points."
+    from sklearn.metrics import auc
+    x, y = np.asarray(curve).T
+    i1, i2 = np.argsort(x, kind='stable'), np.argsort(y, kind='stable')
+    return 0.5 * (auc(x[i1], y[i1]) + auc(y[i2], x[i2]))
+
+
+def _curve_kw(kw): return {k: v for k, v in kw.items() if k in ('mauve_scaling_factor', 'divergence_curve_discretization_size')}
+
+
+TIED = []   # (the tool's MAUVE - ours) where the tool's curve has tied points (its unstable sort decides the order)
+
+
+def _same(ours, tool, eps=EPS, **kw):
+    """Every output of `compute_mauve` against ours: score, MAUVE*, frontier integrals, histograms, curve. Where the
+    curve has tied points (x or y equal to the last bit: P-hat and Q-hat nearly equal), `mauve-text` orders them with
+    numpy's default, unstable sort and we with a stable one (the lesson's pitfall): there the score is compared with the
+    tool's rule on a stable sort, and the difference from the tool's own number is recorded in `TIED`."""
     assert ours.num_buckets == tool.num_buckets
     assert ours.p_hist == tuple(tool.p_hist) and ours.q_hist == tuple(tool.q_hist)   # the same buckets, bit for bit
-    d = max(abs(ours.score - tool.mauve), abs(ours.mauve_star - tool.mauve_star),
-            abs(ours.frontier_integral - tool.frontier_integral),
-            abs(ours.frontier_integral_star - tool.frontier_integral_star),
-            float(np.abs(np.array(ours.divergence_curve) - tool.divergence_curve).max()))
+    curve = np.array(ours.divergence_curve)
+    d = max(abs(ours.frontier_integral - tool.frontier_integral),
+            abs(ours.frontier_integral_star - tool.frontier_integral_star), float(np.abs(curve - tool.divergence_curve).max()))
+    if _ties(tool.divergence_curve):
+        d = max(d, abs(ours.score - _area_stable(tool.divergence_curve)))
+        TIED.append(abs(ours.score - tool.mauve))
+    else: d = max(d, abs(ours.score - tool.mauve))
+    ps, qs = bucket_histograms(ours.p_labels, ours.q_labels, ours.num_buckets, smoothing=0.5)   # MAUVE*: likewise
+    smoothed = divergence_curve(ps, qs, **kw)
+    if _ties(smoothed):
+        d = max(d, abs(ours.mauve_star - _area_stable(smoothed)))
+        TIED.append(abs(ours.mauve_star - tool.mauve_star))
+    else: d = max(d, abs(ours.mauve_star - tool.mauve_star))
     assert d <= eps, d
     return d
 
@@ -85,18 +117,21 @@ def _fuzz(n, seed):
     for _ in range(n):
         P, Q, kw = _random_case(rng)
         P0, Q0 = P.copy(), Q.copy()
-        worst = max(worst, _same(mauve(P, Q, **kw), mauve_text.compute_mauve(p_features=P, q_features=Q, **kw)))
+        worst = max(worst, _same(mauve(P, Q, **kw), mauve_text.compute_mauve(p_features=P, q_features=Q, **kw), **_curve_kw(kw)))
         assert (P == P0).all() and (Q == Q0).all()   # inputs not modified
     return worst
 
 
 def test_random_features_equal_mauve_text():
-    print('max |difference| over 300 random feature sets:', _fuzz(300, 0))
+    TIED.clear()
+    print('max |difference| over 300 random feature sets:', _fuzz(300, 0), f'; {len(TIED)} with tied curve points')
 
 
 @pytest.mark.slow
 def test_random_features_equal_mauve_text_5000():
-    print('max |difference| over 5,000 random feature sets:', _fuzz(5000, 1))
+    TIED.clear()
+    print('max |difference| over 5,000 random feature sets:', _fuzz(5000, 1), f'; {len(TIED)} with tied curve points, '
+          f'where the tool differs by up to {max(TIED, default=0):.1e}')
 
 
 def _tool_given_labels(monkeypatch, p_labels, q_labels, k, **kw):
@@ -121,7 +156,7 @@ def test_given_labels_equal_mauve_text(monkeypatch):
         ql = rng.choice(k, size=int(rng.integers(1, 200)), p=w2).tolist()
         kw = {'mauve_scaling_factor': float(rng.choice([1, 5, 20]))} if i % 3 == 0 else {}
         pl0, ql0 = list(pl), list(ql)
-        _same(mauve(p_labels=pl, q_labels=ql, num_buckets=k, **kw), _tool_given_labels(monkeypatch, pl, ql, k, **kw))
+        _same(mauve(p_labels=pl, q_labels=ql, num_buckets=k, **kw), _tool_given_labels(monkeypatch, pl, ql, k, **kw), **_curve_kw(kw))
         assert (pl, ql) == (pl0, ql0)
 
 
