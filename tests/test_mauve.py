@@ -177,6 +177,7 @@ def test_pieces():
     assert auto_buckets(25, 1000) == 2 and auto_buckets(250, 300) == 25 and auto_buckets(5, 5) == 2
 
 
+@pytest.mark.slow   # (faiss's second thread spins: seconds on a busy machine)
 def test_threads_do_not_change_the_clusters():
     P, Q = _feats('human')[:60], _feats('1-gram')[:60]
     one = quantize_features(P, Q, 6, seed=3)
