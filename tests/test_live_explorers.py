@@ -103,7 +103,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    pass_at_k=dict(a0=200, a1=13, a2=100),
                    google_bleu=dict(a0='the cat is on a mat', max_len=2), nist=dict(a0='the army obeys the party', convention='nltk'),
                    ribes=dict(a0='he was interested in history because he read', alpha=0.5),
-                   neural_lm=dict(a0='test lines 121-122: do get their children ; but ...', other='char 2-gram'))
+                   neural_lm=dict(a0='test lines 121-122: do get their children ; but ...', other='char 2-gram'),
+                   mauve=dict(a0='1-gram', a1='40', a2='27', c=2.0, smoothed=True))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
@@ -127,6 +128,7 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'first divergence' in got['diff'][0] and 'rouge-score' in got['diff'][1] and 'tme-error' not in ''.join(got['diff'])
     assert 'EM = 1' in got['squad'][1] and 'strict IOBES' in got['span_f1'][1] and 'pass@100 = ' in got['pass_at_k'][1]
     assert 'tme-error' not in got['squad'][1] + got['span_f1'][1] + got['pass_at_k'][1]
+    assert 'MAUVE = ' in got['mauve'][0] and 'MAUVE* = ' in got['mauve'][1] and 'tme-error' not in ''.join(got['mauve'])
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
     code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"

@@ -714,7 +714,9 @@ LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other ima
              'data/wmt22_ru-en_system/scores.tsv',  # meta-evaluation: WMT22 ru-en system scores (2 KB)
              'data/wmt22_ru-en_system/README.md',
              'data/models/neural_lm_surprisal.json',  # the neural LM's stored surprisals (12 KB)
-             'data/models/README.md')
+             'data/models/README.md',
+             'data/models/mauve_histograms.json')   # MAUVE: precomputed bucket counts (9 KB)
+
 
 
 def live_zip() -> bytes:
