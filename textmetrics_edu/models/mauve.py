@@ -147,8 +147,10 @@ def quantize_features(p_features, q_features,  # arrays (n_P, d) and (n_Q, d): o
     else: raise MetricInputError(f"`pca_max_data` must be -1 or > 0, got {pca_max_data!r}")
     dims = int(np.argmax(np.cumsum(pca.explained_variance_ratio_) >= kmeans_explained_var)) + 1
     data = pca.transform(data)[:, :dims].astype(np.float32)   # faiss needs float32
+    # min_points_per_centroid=1: faiss uses it only to print "WARNING clustering N points to K centroids" on stderr
+    # (MAUVE's default of n/10 buckets always triggers it); the clustering is the tool's
     km = faiss.Kmeans(data.shape[1], k, niter=kmeans_max_iter, verbose=False, nredo=kmeans_num_redo,
-                      update_index=True, seed=seed + 2)
+                      update_index=True, seed=seed + 2, min_points_per_centroid=1)
     km.train(data)
     labels = km.index.search(data, 1)[1].reshape(-1).tolist()
     return Quantisation(tuple(labels[len(q):]), tuple(labels[:len(q)]), k, dims)
