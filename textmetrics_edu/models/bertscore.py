@@ -78,7 +78,7 @@ def token_weights(ids: Sequence[int],  # one text's token ids, [CLS] and [SEP] i
     if idf is None: return [0.0 if t in special_ids else 1.0 for t in ids]
     return [idf.weight(t) for t in ids]
 
-# %% ../../nbs/24_bertscore.ipynb #0030bsd3f0e9
+# %% ../../nbs/24_bertscore.ipynb #0030bs0d7296
 def rescale(x: float, b: float) -> float:
     "Baseline rescaling (Zhang et al. 2020, sec. 3): x' = (x - b) / (1 - b); b is the score of unrelated text pairs."
     return (x - b) / (1 - b)
@@ -94,7 +94,8 @@ def baseline(lang: str = 'en', num_layers: int = 6) -> tuple[float, float, float
     Read from a file in bert-score's `rescale_baseline` format (pass it as `baseline_path` to bert-score)."""
     import csv
     from pathlib import Path
-    p = Path(__file__).resolve().parent.parent / 'data' / 'models' / BASELINE_FILE.format(lang=lang)
+    import textmetrics_edu
+    p = Path(textmetrics_edu.__file__).parent / 'data' / 'models' / BASELINE_FILE.format(lang=lang)
     if not p.exists(): raise MetricInputError(f"`lang`: no baseline for {lang!r} (we have en, de)")
     rows = list(csv.reader(p.read_text(encoding='utf-8').splitlines()))
     r = rows[1 + num_layers]

@@ -60,12 +60,14 @@ def load_encoder(model: str | None = None,  # a local model folder; None: all-Mi
     m.encoder.layer = torch.nn.ModuleList(list(layers[:num_layers]))  # drop the layers above, as bert-score does
     return Encoder(path, num_layers, tok, m)
 
-# %% ../../nbs/24_bertscore.ipynb #0011bs7aa418
+# %% ../../nbs/24_bertscore.ipynb #0011bs4d1ab0
 def encode_ids(text: str, enc: Encoder) -> list[int]:
     """The token ids of `text` as bert-score 0.3.13's `sent_encode`: stripped, [CLS] ... [SEP], truncated to
-    `enc.max_length` ids (512 for MiniLM, specials included); an empty text is [CLS] [SEP]."""
+    `enc.max_length` ids (512 for MiniLM, specials included); an empty text is [CLS] [SEP] (bert-score calls
+    `build_inputs_with_special_tokens([])`, which transformers 5's BertTokenizer no longer has: there bert-score
+    raises AttributeError on an empty text; we keep its intended result)."""
     text = text.strip()
-    if text == '': return enc.tokenizer.build_inputs_with_special_tokens([])
+    if text == '': return list(enc.special_ids)
     return enc.tokenizer.encode(text, add_special_tokens=True, max_length=enc.max_length, truncation=True)
 
 
