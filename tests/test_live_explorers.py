@@ -102,7 +102,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    squad=dict(a0='the Denver Broncos.', convention='v1.1'), span_f1=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'),
                    pass_at_k=dict(a0=200, a1=13, a2=100),
                    google_bleu=dict(a0='the cat is on a mat', max_len=2), nist=dict(a0='the army obeys the party', convention='nltk'),
-                   ribes=dict(a0='he was interested in history because he read', alpha=0.5))
+                   ribes=dict(a0='he was interested in history because he read', alpha=0.5),
+                   bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer

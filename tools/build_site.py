@@ -655,7 +655,9 @@ def copy_vendored(docs: Path):
 LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other images of the batch (12 KB)
              'data/coco_thumb_sample/README.md',
              'data/wmt22_ru-en_system/scores.tsv',  # meta-evaluation: WMT22 ru-en system scores (2 KB)
-             'data/wmt22_ru-en_system/README.md')
+             'data/wmt22_ru-en_system/README.md',
+             'data/models/bertscore_explorer.json',  # BERTScore: precomputed similarity matrices of 4 pairs (22 KB)
+             'data/models/README.md')
 
 
 def live_zip() -> bytes:

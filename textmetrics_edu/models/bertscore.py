@@ -106,7 +106,7 @@ def baseline(lang: str = 'en', num_layers: int = 6) -> tuple[float, float, float
     r = rows[1 + num_layers]
     return float(r[1]), float(r[2]), float(r[3])
 
-# %% ../../nbs/24_bertscore.ipynb #0033bsdb25cb
+# %% ../../nbs/24_bertscore.ipynb #0033bs702ec2
 def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
                     refs: Sequence[Sequence[str]],  # refs[i]: the references of segment i (a tuple of str)
                     *, model: str | None = None,  # local model folder; None: all-MiniLM-L6-v2
@@ -133,8 +133,8 @@ def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
     b = baseline(lang, num_layers) if rescale_with_baseline else None
     flat_pairs = [(h, r) for h, rs in zip(hyps, refs) for r in rs]  # bert-score's order: candidate repeated per reference
     floors = []  # per pair: (row floor, column floor) of bert-score's padded batch, or (None, None)
-    for b in range(0, len(flat_pairs), batch_size):
-        chunk = flat_pairs[b:b + batch_size]
+    for start in range(0, len(flat_pairs), batch_size):
+        chunk = flat_pairs[start:start + batch_size]
         mh, mr = max(len(wts[h]) for h, _ in chunk), max(len(wts[r]) for _, r in chunk)
         floors += [(0.0 if batch_padding and len(wts[r]) < mr else None, 0.0 if batch_padding and len(wts[h]) < mh else None)
                    for h, r in chunk]
