@@ -44,8 +44,11 @@ def tool(hyps, refs, **kw):
 
 
 def worst(hyps, refs, tool_kw=None, **kw):
+    "The max abs difference over P, R, F of all segments (printed: `pytest -s` shows the measured figures)."
     ours = np.array(bertscore_pairs(hyps, refs, **kw))
-    return float(np.abs(ours - tool(hyps, refs, **(tool_kw or kw))).max())
+    d = float(np.abs(ours - tool(hyps, refs, **(tool_kw or kw))).max())
+    print(f"\n{len(hyps)} segments, {sum(map(len, refs))} pairs, {kw}: max |ours - bert-score| = {d:.2e}")
+    return d
 
 
 def summeval(n_docs, systems):
@@ -67,7 +70,7 @@ def random_strings(n, seed):
 # --- the default set (about 15 s with the model loaded once) --------------------------------------------------------
 
 def test_wmt22_one_and_two_references_with_and_without_idf():
-    hyps, a, b = lines('sys/Online-B.de', 40), lines('ref.A.de', 40), lines('ref.B.de', 40)
+    hyps, a, b = lines('sys/Online-B.de', 24), lines('ref.A.de', 24), lines('ref.B.de', 24)
     assert worst(hyps, [[x] for x in a], idf=False) < TOL
     assert worst(hyps, [[x, y] for x, y in zip(a, b)], idf=True) < TOL
 
@@ -85,9 +88,9 @@ def test_summeval_eleven_references_idf():
 
 
 def test_fuzz_random_strings_default_set():
-    hyps, refs = random_strings(300, seed=0)
+    hyps, refs = random_strings(200, seed=0)   # 200 candidates, about 400 pairs
     assert worst(hyps, refs) < TOL
-    assert worst(hyps[:100], refs[:100], idf=True) < TOL
+    assert worst(hyps[:60], refs[:60], idf=True) < TOL
 
 
 def test_truncation_at_512_wordpieces_as_bert_score():
@@ -148,9 +151,16 @@ def test_meta_eval_script_recomputes_a_system_on_a_slice():
     rows = list(csv.DictReader(open(ROOT / 'tests' / 'data' / 'meta_eval' / 'system_scores.tsv'), delimiter='\t'))
     bs = [r for r in rows if r['metric'] == 'bertscore']
     assert {r['dataset'] for r in bs} == {'summeval', 'thumb_mscoco', 'wmt21_en-de', 'wmt22_ru-en'}
-    stored = {r['system']: float(r['score']) for r in bs if r['dataset'] == 'summeval'}
+
+
+@pytest.mark.slow
+def test_meta_eval_stored_summeval_system_score_recomputed_slow():
+    spec = importlib.util.spec_from_file_location('mme', ROOT / 'tools' / 'make_meta_eval_system_scores.py')
+    mme = importlib.util.module_from_spec(spec); spec.loader.exec_module(mme)
+    rows = list(csv.DictReader(open(ROOT / 'tests' / 'data' / 'meta_eval' / 'system_scores.tsv'), delimiter='\t'))
+    stored = {r['system']: float(r['score']) for r in rows if r['metric'] == 'bertscore' and r['dataset'] == 'summeval'}
     full = summeval(50, ('BART',))
-    assert abs(mme.bertscore_system_scores({'BART': full})['BART'] - stored['BART']) < TOL   # the stored number, recomputed
+    assert abs(mme.bertscore_system_scores({'BART': full})['BART'] - stored['BART']) < TOL   # the stored number
 
 
 def test_explorer_numbers_equal_the_package():
