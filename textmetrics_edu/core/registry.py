@@ -80,7 +80,7 @@ def register(metric: Metric,  # the protocol spec
     return metric
 
 
-METRIC_PACKAGES = ('metrics', 'lm', 'stats')  # the sub-packages whose modules define (register) metrics
+METRIC_PACKAGES = ('metrics', 'lm', 'stats', 'models')  # the sub-packages whose modules define (register) metrics
 
 
 def discover_metrics(package: str = 'textmetrics_edu') -> dict:
