@@ -278,7 +278,8 @@ def _decade(d: str): return lambda n: bool(re.match(rf'^{d}\d_', n))
 # a new lesson `70_x.ipynb` joins by its number (`NNb_` notebooks are the engines, "under the hood"). The landing page
 # (LANDING) comes first, outside the sections. SIDEBAR_MOVES: a lesson whose number's decade is not its subject.
 SIDEBAR_MOVES = {'21_meteor': 'Translation and captioning metrics', '62_why_numbers_differ': 'Significance',
-                 '35_neural_lm': 'Language models'}
+                 '35_neural_lm': 'Language models',
+                 '24_bertscore': 'Translation and captioning metrics'}
 SIDEBAR_ROLES = (
     ('Under the hood (you may skip these)', lambda n: bool(re.match(r'^\d+b_', n))),
     ('Reference', _reference),
