@@ -16,10 +16,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from textmetrics_edu.models.bertscore import cosine_similarity_matrix, greedy_match, token_weights
-from textmetrics_edu.models.encoder import encode_ids, load_encoder
+from textmetrics_edu.models.encoder import encode_ids, load_encoder, token_embeddings
 
 ROOT = Path(__file__).resolve().parent.parent
 N = 500
@@ -31,26 +30,9 @@ def pairs(path: Path, n: int = N, seed: int = 0) -> list[tuple[str, str]]:
     return [(lines[2 * i], lines[2 * i + 1]) for i in range(n)]
 
 
-def all_layer_embeddings(texts, enc, batch_size=32):
-    "text -> list over layers 0..L of float32 arrays (n_tokens, dim): the hidden states of one forward pass."
-    out = {}
-    uniq = sorted(set(texts), key=lambda t: -len(encode_ids(t, enc)))
-    pad = enc.tokenizer.pad_token_id
-    with torch.no_grad():
-        for b in range(0, len(uniq), batch_size):
-            batch = uniq[b:b + batch_size]
-            ids = [encode_ids(t, enc) for t in batch]
-            n = max(map(len, ids))
-            x = torch.full((len(ids), n), pad, dtype=torch.long)
-            mask = torch.zeros((len(ids), n), dtype=torch.long)
-            for i, a in enumerate(ids): x[i, :len(a)] = torch.tensor(a); mask[i, :len(a)] = 1
-            hs = enc.model(x, attention_mask=mask, output_hidden_states=True).hidden_states
-            for i, (t, a) in enumerate(zip(batch, ids)): out[t] = [h[i, :len(a)].numpy() for h in hs]
-    return out
-
-
 def baseline_rows(ps, enc):
-    emb = all_layer_embeddings([t for p in ps for t in p], enc)
+    texts = sorted({t for p in ps for t in p})
+    emb = dict(zip(texts, token_embeddings(texts, enc, batch_size=32, all_layers=True)))
     rows = []
     for k in range(enc.num_layers + 1):
         prf = []

@@ -79,6 +79,7 @@ def wordpieces(text: str, enc: Encoder) -> list[str]:
 def token_embeddings(texts: Sequence[str],  # the texts to embed
                      enc: Encoder,  # from `load_encoder`
                      batch_size: int = 64,  # texts per forward pass
+                     all_layers: bool = False,  # True: per text a list over layers 0..L (the baseline tool's need)
                     ) -> list:  # per text a float32 numpy array (n_tokens, dim), n_tokens counting [CLS] and [SEP]
     """Contextual token embeddings (the output of layer `enc.num_layers`) of every text, [CLS] and [SEP] included.
     Distinct texts are embedded once, longest first, in padded batches with an attention mask (as bert-score does);
@@ -96,6 +97,10 @@ def token_embeddings(texts: Sequence[str],  # the texts to embed
             x = torch.full((len(ids), n), pad, dtype=torch.long)
             mask = torch.zeros((len(ids), n), dtype=torch.long)
             for i, a in enumerate(ids): x[i, :len(a)] = torch.tensor(a); mask[i, :len(a)] = 1
+            if all_layers:
+                hs = [h.numpy() for h in enc.model(x, attention_mask=mask, output_hidden_states=True).hidden_states]
+                for i, (t, a) in enumerate(zip(batch, ids)): out[t] = [h[i, :len(a)].astype(np.float32) for h in hs]
+                continue
             h = enc.model(x, attention_mask=mask)[0].numpy()
             for i, (t, a) in enumerate(zip(batch, ids)): out[t] = h[i, :len(a)].astype(np.float32)
     return [out[t] for t in texts]
