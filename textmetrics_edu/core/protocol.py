@@ -119,6 +119,8 @@ class Metric:
     cli_prefix: str = ''  # CLI flags are `--PREFIX-OPTION` (default: the name), e.g. 'rouge' for the ROUGE family
     higher_is_better: bool = True  # the direction: False for error rates (TER, WER); meta-evaluation, rankings
     # and tables read it here (declared once)
+    batch_stats: Callable | None = None  # stage 2 for a whole corpus in one call, when segments are cheaper together
+    # (an encoder embeds texts in batches: BERTScore): batch_stats(hyps, refs, opts) -> one statistics object per segment
     refs_across_segments: bool = False  # prepare_refs draws on every segment's references (CIDEr's document
     # frequencies, NIST's information weights): a part of the corpus alone cannot compute a segment's statistics
 
@@ -135,6 +137,7 @@ class Metric:
         "Stage 2 for a validated corpus: the statistics of every segment (references prepared once)."
         if self.segment_stats is None:
             raise MetricInputError(f"{self.name}: no per-segment statistics (its corpus function computes the score)")
+        if self.batch_stats: return self.batch_stats(hyps, refs, opts)
         prep = self.prepare_refs(refs, opts) if self.prepare_refs else refs
         return [self.segment_stats(h, r, opts) for h, r in zip(hyps, prep)]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, check_corpus, make_signature, corpus_fn,
                     sentence_fn, register)
@@ -217,33 +217,26 @@ def _bertscore_segment_stats(h: str, r: tuple, o: dict) -> BERTScoreStats:
     return _bertscore_batch_stats((h,), (r,), o)[0]
 
 
-def _bertscore_signature(o: dict, nrefs) -> str:
+def _model_name(o: dict) -> str:
+    "The encoder's name in signatures and results: its folder's name."
     import os
-    m = os.path.basename(os.path.normpath(o['model'])) if o['model'] else 'all-MiniLM-L6-v2'
-    return make_signature('BERTScore', nrefs=nrefs, model=m, layer=o['num_layers'], idf=o['idf'],
+    return os.path.basename(os.path.normpath(o['model'])) if o['model'] else 'all-MiniLM-L6-v2'
+
+
+def _bertscore_signature(o: dict, nrefs) -> str:
+    return make_signature('BERTScore', nrefs=nrefs, model=_model_name(o), layer=o['num_layers'], idf=o['idf'],
                           rescale=f"ours-{o['lang']}" if o['rescale_with_baseline'] else 'no',
                           batch=o['batch_size'] if o['batch_padding'] else 'nopad')
 
 
 def _bertscore_score(st: BERTScoreStats, o: dict, signature: str = '', n_segments: int = 1) -> BERTScoreResult:
-    import os
-    m = os.path.basename(os.path.normpath(o['model'])) if o['model'] else 'all-MiniLM-L6-v2'
     n = st.n or 1
     return BERTScoreResult(score=st.f1 / n, signature=signature, precision=st.precision / n, recall=st.recall / n,
-                           n_segments=n_segments, model=m, num_layers=o['num_layers'], idf=o['idf'],
+                           n_segments=n_segments, model=_model_name(o), num_layers=o['num_layers'], idf=o['idf'],
                            rescaled=o['rescale_with_baseline'], stats=st)
 
 
-@dataclass(frozen=True)
-class _CorpusBatchedMetric(Metric):
-    "A `Metric` whose per-segment statistics come from one call over the corpus (an encoder embeds texts in batches)."
-    batch_stats: Callable | None = None  # batch_stats(hyps, refs, opts) -> one statistics object per segment
-
-    def stats(self, hyps, refs, opts: dict) -> list:
-        return self.batch_stats(hyps, refs, opts)
-
-
-BERTSCORE = _CorpusBatchedMetric(
+BERTSCORE = Metric(
     'bertscore', description='BERTScore F (Zhang et al. 2020), all-MiniLM-L6-v2 layer 6, bert-score 0.3.13-compatible',
     options=BERTSCORE_OPTIONS, segment_stats=_bertscore_segment_stats, batch_stats=_bertscore_batch_stats,
     score=_bertscore_score, signature=_bertscore_signature, check=_bertscore_check,
