@@ -72,6 +72,14 @@ def bertscore_system_scores(systems: dict,  # system -> (hyps, refs), refs[i] th
     return out
 
 
+def by_system(d, outputs: str) -> dict:
+    "THumB-style data: {system: (hyps, refs)} from `references.jsonl` and the outputs file (one record per output)."
+    refs = {r['seg_id']: r['refs'] for r in map(json.loads, open(d / 'references.jsonl'))}
+    by = {}
+    for r in map(json.loads, open(d / outputs)): by.setdefault(r['SYS'], []).append(r)
+    return {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in sorted(by.items())}
+
+
 def main():
     sets = {}  # dataset -> {system: (hyps, refs)}
     d = root / 'mt' / 'wmt22_ru-en_da'
@@ -80,18 +88,9 @@ def main():
     d = root / 'mt' / 'wmt21_en-de_mqm'
     ref = [[r] for r in lines(d / 'ref.A.de')]
     sets['wmt21_en-de'] = {p.stem: (lines(p), ref) for p in sorted((d / 'sys').glob('*.de'))}
-    d = root / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
-    refs = {r['seg_id']: r['refs'] for r in map(json.loads, open(d / 'references.jsonl'))}
-    summ = [json.loads(l) for l in open(d / 'summaries_with_human_scores.jsonl')]
-    by = {}
-    for r in summ: by.setdefault(r['SYS'], []).append(r)
-    sets['summeval'] = {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in sorted(by.items())}
-    d = root / 'captioning' / 'thumb_mscoco_imgs001-250'
-    refs = {r['seg_id']: r['refs'] for r in map(json.loads, open(d / 'references.jsonl'))}
-    caps = [json.loads(l) for l in open(d / 'captions_with_human_scores.jsonl')]
-    byc = {}
-    for r in caps: byc.setdefault(r['SYS'], []).append(r)
-    sets['thumb_mscoco'] = {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in sorted(byc.items())}
+    sets['summeval'] = by_system(root / 'summarization' / 'thumb_cnndm_summeval_docs001-050',
+                                 'summaries_with_human_scores.jsonl')
+    sets['thumb_mscoco'] = by_system(root / 'captioning' / 'thumb_mscoco_imgs001-250', 'captions_with_human_scores.jsonl')
 
     if ONLY_METRIC == 'bertscore':   # the model metric alone; smallest data sets first, each written when done
         with open(out / 'system_scores.bertscore.tsv', 'w', newline='') as f:
