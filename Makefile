@@ -106,4 +106,4 @@ readme: setup
 	$(PY) tools/make_readme.py
 
 clean:
-	rm -rf _docs _proc build dist *.egg-info .venv-latest .venv-lock
+	rm -rf _docs _proc _proc_quarto build dist *.egg-info .venv-latest .venv-lock

@@ -182,12 +182,24 @@ def _site_pages():
 
 
 # What the two renderers draw differently: a page's sidebar links, its prose (the markdown cells: not code, not
-# outputs) and its fixed navigation bar. The rest (h1.title, .callout, the widget manager's and MathJax's markup, the
-# live explorers) is the same on both.
+# outputs), its fixed navigation bar, the sidebar's section titles, the sidebar and the button that shows it on a
+# phone, the shown code, the search (`search_open`: what to click first, if anything; its box; its result links) and
+# `controls`: the inputs whose response tests check elsewhere (the live explorers: test_live_explorers.py; the search
+# and the phone menu: test_course_navigation; Quarto's copy buttons too). The rest (h1.title, .callout, MathJax's markup,
+# the live explorers, the previous/next links, the documents' anchors) is the same on both.
 SELECTORS = {
-    'static': dict(sidebar_links='.site-sidebar a', prose='.jp-MarkdownCell', navbar='.site-navbar'),
+    'static': dict(sidebar_links='.site-sidebar a', prose='.jp-MarkdownCell', navbar='.site-navbar',
+                   sections='.site-sidebar .site-section', sidebar='.site-sidebar', menu='.site-menu',
+                   code='.jp-InputArea', search_open=None, search_input='.site-search input',
+                   search_results='.site-search-results a', copy_button=None,
+                   controls='.tme-live, .site-search, .site-navbar'),
     'quarto': dict(sidebar_links='#quarto-sidebar a.sidebar-link:not([data-bs-toggle])', navbar='#quarto-header',
-                   prose='#quarto-document-content :is(p, li, h1, h2, h3, h4, h5, h6, blockquote, th, td):not(.cell *)'),
+                   prose='#quarto-document-content :is(p, li, h1, h2, h3, h4, h5, h6, blockquote, th, td):not(.cell *)',
+                   sections='#quarto-sidebar .sidebar-item-section > .sidebar-item-container .sidebar-item-text',
+                   sidebar='#quarto-sidebar', menu='.quarto-btn-toggle', code='#quarto-document-content div.sourceCode',
+                   search_open='#quarto-search .aa-DetachedSearchButton', search_input='.aa-DetachedOverlay input.aa-Input',
+                   search_results='.aa-DetachedOverlay .aa-Item a', copy_button='.code-copy-button',
+                   controls='.tme-live, #quarto-header, .quarto-btn-toggle, .code-copy-button'),
 }
 
 

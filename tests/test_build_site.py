@@ -38,6 +38,48 @@ def test_pandoc_link_attributes():
     assert b.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
         '<a href="https://x/y.py#L3" target="_blank" style="float:right">src</a>'
     assert b.pandoc_to_commonmark('[plain](a.html)') == '[plain](a.html)'
+    # a heading's explicit id is the anchor links use on both sites (Quarto and nbconvert slug titles differently)
+    assert b.pandoc_to_commonmark('## The explorer: move {#the-explorer}') == \
+        '<a class="site-anchor" id="the-explorer"></a>\n\n## The explorer: move'
+
+
+def _lesson_nb():
+    import nbformat
+    v = nbformat.v4
+    view = {'output_type': 'display_data', 'metadata': {},
+            'data': {sc.WIDGET_VIEW: {'model_id': 'm', 'version_major': 2, 'version_minor': 0}, 'text/plain': ['w']}}
+    nb = v.new_notebook(cells=[
+        v.new_raw_cell('---\ntitle: BLEU\n---'),
+        v.new_markdown_cell('As document 002 shows.'),
+        v.new_code_cell('#| export\n#| code-fold: show\n#| code-summary: "Exported source"\ndef f(x): return x'),
+        v.new_code_cell("h = f(1)\ntest_eq(h, 1)\nh", outputs=[v.new_output('execute_result', {'text/plain': '1'})]),
+        v.new_code_cell('from fastcore.test import test_eq\ntest_eq(f(2), 2)'),
+        v.new_code_cell('ex = explorer()\nex', outputs=[view]),
+        v.new_code_cell("ex.controls['n'].value = 2"),
+        v.new_markdown_cell('## Exercises'),
+        v.new_code_cell('#| code-fold: true\nf(3)', outputs=[v.new_output('execute_result', {'text/plain': '3'})])])
+    nb.metadata['widgets'] = {'application/vnd.jupyter.widget-state+json': {'state': {}}}
+    return nb
+
+
+def test_lesson_rules_for_both_renderers():
+    "One set of rules (prepare_for_html); nbconvert gets the site's metadata, Quarto `#|` directives and raw HTML"
+    nb = _lesson_nb()
+    assert b.prepare_for_html(nb, 'x')['title'] == 'BLEU'
+    code = [c for c in nb.cells if c.cell_type == 'code']
+    assert [c.source for c in code] == ['def f(x): return x', 'h = f(1)\nh', 'f(3)']
+    assert code[0].metadata['site_fold'] == 'Exported source' and not code[0].metadata['site_fold_open']
+    assert code[2].metadata['site_fold_outputs'] and 'widgets' not in nb.metadata
+    q = _lesson_nb()
+    b.prepare_for_html(q, 'x', quarto=True)
+    assert [c.cell_type for c in q.cells] == ['raw', 'markdown', 'code', 'code', 'markdown', 'raw', 'code', 'raw']
+    assert 'class="site-source"' in q.cells[1].source
+    assert q.cells[2].source.endswith('#| code-fold: true\ndef f(x): return x'), 'exported source folded'
+    assert q.cells[3].source == 'h = f(1)\nh', 'the test statement runs, not shown'
+    assert q.cells[5].source.startswith('<details class="site-answer"><summary>Answer')
+    assert q.cells[5].metadata['raw_mimetype'] == 'text/html' and q.cells[7].source == '</details>'
+    assert q.cells[6].source == '#| code-fold: false\nf(3)', "an answer's code and outputs folded together"
+    assert 'widgets' not in q.metadata, 'no saved view left: no widget state'
 
 
 def test_toc():
@@ -166,6 +208,18 @@ def test_links_and_anchors():
     order = [('index.html', 'Start here', 'Start'), ('overview.html', 'Overview', 'Foundations'), ('core.html', 'Core', 'Foundations')]
     pn = sc.prev_next(order, 'overview.html', '')
     assert 'href="index.html"' in pn and 'href="core.html"' in pn and sc.prev_next(order, 'index.html', '').count('href=') == 1
+
+
+def test_quarto_pages_get_an_anchor_at_each_linked_definition(tmp_path):
+    "Quarto gives ids to show_doc headings only: a link to `cls.method` lands on the method's def after its class's"
+    (tmp_path / 'a.html').write_text('<a href="b.html#stats.__add__">x</a><a href="b.html#helper">y</a>')
+    kw = '<span class="kw">{}</span> '
+    (tmp_path / 'b.html').write_text(kw.format('class') + 'Other: ' + kw.format('def') + '<span class="fu">__add__</span>(' +
+                                     kw.format('class') + 'Stats: ' + kw.format('def') + '<span class="fu">__add__</span>(' +
+                                     kw.format('def') + 'helper(')
+    b.quarto_def_anchors(tmp_path, ['a.html', 'b.html'])
+    page = (tmp_path / 'b.html').read_text()
+    assert page.index('id="stats.__add__"') > page.index('Stats:') and page.index('id="helper"') < page.index('helper(')
 
 
 def test_documentation_kernel_reruns_only_what_show_doc_needs():

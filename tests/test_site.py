@@ -14,6 +14,8 @@ the selectors of the site that was built) are in conftest.py. Needs Debian's `ch
 and the `playwright` package (which drives it; it never downloads a browser here). Builds the site first when
 `_docs/` is missing or older than the notebooks.
 """
+import re
+
 import pytest
 
 from conftest import _site_pages, needs_chromium
@@ -24,8 +26,9 @@ PAGES = _site_pages()
 
 # Every control of a page responds: the live explorers (`.tme-live`), the search box and the phone menu. The saved
 # ipywidgets views (frozen: no Python behind them) are not on the site.
-_UNRESPONSIVE_JS = """() => [...document.querySelectorAll('input, select, textarea, button, .jupyter-widgets')]
-    .filter(e => !e.closest('.tme-live, .site-search, .site-navbar'))
+# (`sel['controls']`: those whose response the tests check)
+_UNRESPONSIVE_JS = """controls => [...document.querySelectorAll('input, select, textarea, button, .jupyter-widgets')]
+    .filter(e => !e.closest(controls))
     .map(e => e.outerHTML.slice(0, 120))"""
 # Nothing is cut at the right: the page does not scroll sideways, and a block wider than its box scrolls inside it
 _CUT_JS = """() => {
@@ -56,7 +59,7 @@ def test_page_loads_offline(open_page, sel, page_path):
     assert ext == []
     # math: no raw TeX delimiters left in rendered markdown when MathJax is on the page
     assert p.locator(f"{sel['prose']} mjx-merror").count() == 0
-    assert p.evaluate(_UNRESPONSIVE_JS) == [], 'a control that does not respond (a frozen widget)'
+    assert p.evaluate(_UNRESPONSIVE_JS, sel['controls']) == [], 'a control that does not respond (a frozen widget)'
     over = p.evaluate(_CUT_JS)
     assert over['page'] <= 0 and over['cut'] == [], f'{page_path} at 1280 px: {over}'
     if page_path == 'index.html': p.screenshot(path='/tmp/site_index.png')
@@ -79,7 +82,8 @@ def test_bleu_page_one_live_explorer(open_page, sel):
     assert 'the guard arrived late because of the rain' in p.locator('.tme-live input[type=text]').first.input_value()
     assert p.locator('.site-source').count() >= 1, 'the source documents are named at their first mention'
     assert p.locator('details.code-fold:not([open]) >> text=Exported source').count() >= 5, 'exported source folded'
-    code = '\n'.join(p.locator('.jp-InputArea').all_inner_texts())
+    code = '\n'.join(p.locator(sel['code']).all_inner_texts())
+    assert 'modified_precision' in code, 'the shown code is found'
     assert 'test_eq(' not in code and 'test_close(' not in code, 'test statements run, not shown'
     # widget descriptions and HTMLMath typeset with MathJax 2's API (MathJax.Hub.Queue): mapped onto MathJax 3
     typeset = p.evaluate('''() => { const d = document.createElement('div'); d.textContent = 'where $p_n$ is'; document.body.append(d);
@@ -90,22 +94,31 @@ def test_bleu_page_one_live_explorer(open_page, sel):
 
 
 def test_course_navigation(open_page, sel):
-    "The landing page, the sidebar's sections, previous/next, the offline search, the phone menu"
+    "The landing page, the sidebar's sections, previous/next, the offline search, the phone menu (and Quarto's copy button)"
     v = open_page('index.html', width=1280)
     p = v.page
     assert p.locator('h1.title').inner_text().strip() == 'Start here'
-    sections = [t.strip() for t in p.locator('.site-sidebar .site-section').all_text_contents()]
+    sections = [t.strip() for t in p.locator(sel['sections']).all_text_contents()]
     assert sections[:3] == ['Foundations', 'Translation and captioning metrics', 'Speech and edit distance']
     assert sections[-2:] == ['Under the hood (you may skip these)', 'Reference']
     assert p.locator('#doc-002').count() == 1, 'the documents listed once'
-    p.fill('.site-search input', 'brevity penalty')
-    p.locator('.site-search-results a').first.wait_for(state='visible')
-    assert 'bleu.html' in p.locator('.site-search-results a').first.get_attribute('href')
+    if sel['search_open']: p.click(sel['search_open'])
+    p.fill(sel['search_input'], 'brevity penalty')
+    p.locator(sel['search_results']).first.wait_for(state='visible')
+    hrefs = [a.get_attribute('href') for a in p.locator(sel['search_results']).all()[:3]]
+    assert any(re.match(r'(\./)?bleu\.html', h) for h in hrefs), f'the BLEU lesson among the first results: {hrefs}'
     v2 = open_page('chrf.html', width=390, height=800)
     q = v2.page
-    assert q.locator('.site-sidebar').is_hidden(), 'on a phone the lesson comes first'
+    assert q.locator(sel['sidebar']).is_hidden(), 'on a phone the lesson comes first'
     assert q.locator('.site-pager a[rel=prev]').count() == 1 and q.locator('.site-pager a[rel=next]').count() == 1
-    q.click('.site-menu')
-    assert q.locator('.site-sidebar').is_visible()
+    q.click(sel['menu'])
+    q.locator(sel['sidebar']).wait_for(state='visible')
     assert q.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')
+    if sel['copy_button']:   # Quarto's copy buttons respond (the copied state)
+        v3 = open_page('bleu.html', width=1280)
+        b = v3.page.locator(sel['copy_button'] + ':visible').first   # one not inside folded source
+        b.scroll_into_view_if_needed()
+        b.click()
+        v3.page.locator(sel['copy_button'] + '.code-copy-button-checked').first.wait_for(state='attached', timeout=5000)
+        assert v3.problems() == [], '\n'.join(v3.problems())
     assert v.problems() == [] and v2.problems() == []

@@ -9,8 +9,10 @@
 3. Process each executed notebook with nbdev's own processors (what `nbdev_proc_nbs` does, called in-process so
    that nbdev does not try to install Quarto or pip-install the package) into `_proc/`. `#| export` cells are
    shown as code (folded "Exported source", as nbdev does for `#| exports`) followed by their `show_doc`.
-4. With `quarto` on PATH: render `_proc/` with Quarto from `_quarto.yml` into `_docs/` (nbdev's `nbdev_docs`
-   path), then point the scripts Quarto loads from CDNs at local copies. Otherwise render every processed notebook
+4. With `quarto` on PATH: render a copy of `_proc/` (`_proc_quarto/`, each notebook given the course's rules as
+   `#|` directives and raw HTML: `prepare_for_html(..., quarto=True)`) with Quarto from `_quarto.yml` into `_docs/`
+   (nbdev's `nbdev_docs` path), then point the scripts Quarto loads from CDNs at local copies and add what the static
+   site has (previous/next, download link, source pages, anchors). Otherwise render every processed notebook
    with nbconvert's HTMLExporter into a static site with the same pages, titles and sidebar, keeping the saved
    widget state. Either way require.js, the Jupyter widget manager (`@jupyter-widgets/html-manager`) and MathJax
    are copied from `node_modules/` (npm, `package.json`) into `_docs/_static/`, so no page makes a request
@@ -330,12 +332,22 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
     return res + [sec for sec in sections.values() if sec['contents']], True
 
 
-def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
+def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
+    """Quarto renders a copy of the executed notebooks (`_proc_quarto/`, so `_proc/` stays what the static site reads),
+    each made a lesson first by the course's rules (`prepare_for_html(..., quarto=True)`)"""
+    import nbformat
     import yaml
     import site_course as sc
     from nbdev.config import get_config
     from nbdev.quarto import _nbdev_yml
     cfg = get_config()
+    proc = executed.parent / '_proc_quarto'
+    shutil.rmtree(proc, ignore_errors=True)
+    shutil.copytree(executed, proc, ignore=shutil.ignore_patterns('_docs', '.quarto', cfg.doc_path.name))
+    for rel in rels:
+        nb = nbformat.read(proc / rel, as_version=4)
+        prepare_for_html(nb, title_fallback=rel.stem, prefix='../' * len(rel.parent.parts), quarto=True)
+        nbformat.write(nb, proc / rel)
     for f in nbs.rglob('*'):   # what proc_nbs copies: every other file of nbs/
         rel = f.relative_to(nbs)
         if not f.is_file() or f.suffix == '.ipynb' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
@@ -354,7 +366,6 @@ def build_quarto(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
         for s in contents:
             if isinstance(s, dict): s.pop('_dir', None)
         (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
-    import nbformat
     for rel in rels:   # the landing pages under the static site's names: the students' page is the home page
         if rel.as_posix() not in LANDING: continue
         nb = nbformat.read(proc / rel, as_version=4)
@@ -403,9 +414,6 @@ def quarto_course_pages(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
         prefix = '../' * out.count('/')
         body = sc.source_links(localize(page.read_text('utf-8'), prefix, doc_base, pages, out), prefix, git_url)
         if doc_base: body = body.replace(doc_base + '/', prefix)   # nbdev's links inside code comments: text, not href
-        # exported source folded by default (nbdev marks it `code-fold: show`; a lesson reads as prose first)
-        body = re.sub(r'<details open="" class="code-fold">(\s*<summary>Exported source</summary>)',
-                      r'<details class="code-fold">\1', body)
         src = html.escape(rel.as_posix())
         tools = (f'<p class="site-page-tools"><a class="site-download" href="{prefix}notebooks/{src}" download>'
                  f'Download this notebook</a> <span>(run it in JupyterLab: <code>jupyter lab nbs/{src}</code>)</span></p>')
@@ -432,8 +440,12 @@ def quarto_def_anchors(docs: Path, outs: list[str]):
         t = texts[o]
         ids = set(re.findall(r'\sid="([^"]+)"', t))
         for a in sorted(anchors - ids):
-            name = a.split('.')[-1]
-            m = re.search(r'<span class="kw">(?:def|class)</span> ' + re.escape(name) + r'\b', t, re.IGNORECASE)
+            m, at = None, 0   # `cls.method`: the method's def after its class's (pandoc marks some names `fu`)
+            for name in a.split('.'):
+                m = re.compile(r'<span class="kw">(?:def|class)</span> (?:<span class="\w+">)?' + re.escape(name) + r'\b',
+                               re.IGNORECASE).search(t, at)
+                if not m: break
+                at = m.end()
             if m: t = t[:m.start()] + f'<a class="site-anchor site-def" id="{html.escape(a)}"></a>' + t[m.start():]
         if t != texts[o]: (docs / o).write_text(t, 'utf-8')
 
@@ -515,7 +527,7 @@ def convert_fenced_divs(md: str) -> str:
 
 
 _link_attr_re = re.compile(r'\[([^\]]*)\]\(([^)\s]*)\)\{([^}]*)\}')
-_heading_attr_re = re.compile(r'^(#{1,6}\s.*?)\s*\{[#.][^}]*\}\s*$', re.MULTILINE)
+_heading_attr_re = re.compile(r'^(#{1,6}\s.*?)\s*\{([#.][^}]*)\}\s*$', re.MULTILINE)
 
 
 def pandoc_to_commonmark(md: str) -> str:
@@ -524,18 +536,24 @@ def pandoc_to_commonmark(md: str) -> str:
         attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(3)))
         extra = ''.join(f' {k}="{html.escape(v)}"' for k, v in attrs.items() if k in ('target', 'style', 'title'))
         return f'<a href="{html.escape(m.group(2))}"{extra}>{m.group(1)}</a>'
+    def heading(m):   # `## Title {#id}`: the id the page's links use (Quarto and nbconvert slug titles differently)
+        ident = re.search(r'#([\w-]+)', m.group(2))
+        return (f'<a class="site-anchor" id="{html.escape(ident.group(1))}"></a>\n\n' if ident else '') + m.group(1)
     md = _link_attr_re.sub(link, md)
-    return _heading_attr_re.sub(r'\1', md)
+    return _heading_attr_re.sub(heading, md)
 
 
 _code_doclink = re.compile(r'\[(`[^`\]]+`)\]\(https?://[^)\s]+\.html(?:#[^)\s]*)?\)')   # nbdev's links, in code
 
 
-def prepare_for_html(nb, title_fallback: str, prefix: str = '') -> dict:
-    """Turn a processed notebook into what nbconvert should show; returns its frontmatter. The course's rules
+def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = False) -> dict:
+    """Turn a processed notebook into what the site should show; returns its frontmatter. The course's rules
     (tools/site_course.py): saved ipywidgets views dropped (the live explorer is the one), test statements not shown,
     exported source folded, an exercise's outputs folded with its answer, tool chatter on stderr dropped, the first
-    mention of each source document named."""
+    mention of each source document named. For nbconvert (default) the cells get the site's own metadata and
+    commonmark; with `quarto=True` they stay a notebook Quarto renders: the same rules as `#|` directives and raw HTML
+    (an exercise's answer: its code and outputs inside `<details>`), the markdown left in Quarto's dialect."""
+    import nbformat
     import yaml
     import site_course as sc
     fm = {}
@@ -547,50 +565,68 @@ def prepare_for_html(nb, title_fallback: str, prefix: str = '') -> dict:
             m = re.match(r'^---\s*\n(.*?)\n---\s*$', src.strip(), flags=re.DOTALL)
             if m and not fm:
                 fm = yaml.safe_load(m.group(1)) or {}
+                if quarto: cells.append(c)
                 continue
-            continue   # other raw cells are not shown (Quarto passes them to its output format)
+            if quarto: cells.append(c)
+            continue   # other raw cells are not shown by nbconvert (Quarto passes them to its output format)
         if c.cell_type == 'markdown':
             if not src.strip() or src.strip().startswith('<!-- WARNING: THIS FILE WAS AUTOGENERATED'): continue
             h = re.match(r'^\s*#{1,2}\s+(.*)', src)
             if h: in_exercises = bool(re.search(r'exercis', h.group(1), re.IGNORECASE))
-            c.source = sc.name_sources(pandoc_to_commonmark(convert_fenced_divs(src)), seen_docs, prefix)
+            c.source = sc.name_sources(src if quarto else pandoc_to_commonmark(convert_fenced_divs(src)), seen_docs, prefix)
             cells.append(c)
             continue
-        for o in c.get('outputs', []):   # show_doc's markdown (source links with attributes)
-            md = o.get('data', {}).get('text/markdown')
-            if md is not None:
-                md = re.sub(r'```.*?```', lambda m: _code_doclink.sub(r'\1', m.group(0)), _source({'source': md}), flags=re.DOTALL)
-                o['data']['text/markdown'] = pandoc_to_commonmark(md)
+        if not quarto:
+            for o in c.get('outputs', []):   # show_doc's markdown (source links with attributes)
+                md = o.get('data', {}).get('text/markdown')
+                if md is not None:
+                    md = re.sub(r'```.*?```', lambda m: _code_doclink.sub(r'\1', m.group(0)), _source({'source': md}), flags=re.DOTALL)
+                    o['data']['text/markdown'] = pandoc_to_commonmark(md)
         dirs, code = split_directives(src)
+        dir_lines = [l for l in src[:len(src) - len(code)].splitlines() if l.strip()]
         if sc.drop_widget_outputs(c) and not c.outputs:   # the frozen ipywidgets explorer: the live one replaces it
             widget_names |= sc.assigned_names(code)
             continue
         sc.drop_chatter(c)
         sc.drop_dunder_docs(c)
         # nbdev's doc links inside code (comments, strings) would show as Markdown in the highlighted code
-        c.source = _code_doclink.sub(r'\1', code.rstrip())
+        code = _code_doclink.sub(r'\1', code.rstrip())
         tags = c.metadata.setdefault('tags', [])
         if str(dirs.get('include', '')).lower() == 'false': continue
         folded = dirs.get('code-fold') and str(dirs['code-fold']).lower() != 'false'
+        answer = None   # an exercise's answer: code and outputs folded together
         if folded:
             summary = dirs.get('code-summary') or 'Code'
+            fold_open = str(dirs['code-fold']).lower() == 'show' and summary != 'Exported source'
             c.metadata['site_fold'] = summary
             # exported source folded (nbdev's own default); `code-fold: show` elsewhere stays open
-            c.metadata['site_fold_open'] = str(dirs['code-fold']).lower() == 'show' and summary != 'Exported source'
-            if summary == 'Exported source': c.metadata['site_anchors'] = sc.defined_names(c.source)
-            if in_exercises and not c.metadata['site_fold_open']:
+            c.metadata['site_fold_open'] = fold_open
+            if summary == 'Exported source': c.metadata['site_anchors'] = sc.defined_names(code)
+            if in_exercises and not fold_open:
                 c.metadata['site_fold_outputs'] = True
-                if not dirs.get('code-summary'): c.metadata['site_fold'] = 'Answer (its code and output)'
-        elif c.source.strip():   # tests run, but are not shown
-            shown = sc.strip_tests(c.source)
+                answer = c.metadata['site_fold'] = summary if dirs.get('code-summary') else 'Answer (its code and output)'
+            if quarto: dir_lines = [l for l in dir_lines if not re.match(r'#\|\s*code-fold\s*:', l)] + \
+                    ['#| code-fold: ' + ('false' if answer else 'show' if fold_open else 'true')]
+        elif code.strip():   # tests run, but are not shown
+            shown = sc.strip_tests(code)
             if widget_names and not c.get('outputs') and sc.uses_only(shown, widget_names): continue
             if sc.nothing_to_show(shown): tags.append('remove_input')
-            else: c.source = shown
-        if str(dirs.get('echo', '')).lower() == 'false' or not c.source.strip(): tags.append('remove_input')
+            else: code = shown
+        if str(dirs.get('echo', '')).lower() == 'false' or not code.strip(): tags.append('remove_input')
         if str(dirs.get('output', '')).lower() == 'false': tags.append('remove_output')
         if 'remove_input' in tags and (not c.get('outputs') or 'remove_output' in tags): continue
-        cells.append(c)
+        if not quarto:
+            c.source = code
+            cells.append(c)
+            continue
+        if 'remove_input' in tags: dir_lines = [l for l in dir_lines if not re.match(r'#\|\s*echo\s*:', l)] + ['#| echo: false']
+        c.source = '\n'.join(dir_lines + [code])
+        if answer is None: cells.append(c); continue
+        raw = lambda t: nbformat.v4.new_raw_cell(t, metadata={'raw_mimetype': 'text/html'})
+        cells += [raw(f'<details class="site-answer"><summary>{html.escape(answer)}</summary>'), c, raw('</details>')]
     nb.cells = cells
+    if not any(sc.WIDGET_VIEW in o.get('data', {}) for c in cells for o in c.get('outputs', [])):
+        nb.metadata.pop('widgets', None)   # no saved view left: no widget state, no widget manager on the page
     fm.setdefault('title', title_fallback)
     nb.metadata['title'] = str(fm['title'])
     return fm
