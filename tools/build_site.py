@@ -361,6 +361,9 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
         if sc.placeholder_url(vals['doc_host']): yml = re.sub(r'(?m)^\s*site-url:.*\n', '', yml)
         if sc.placeholder_url(vals['git_url']): yml = re.sub(r'(?m)^\s*repo-(url|branch):.*\n', '', yml)
         (proc / 'nbdev.yml').write_text(yml)
+    if sc.placeholder_url(vals['git_url']):   # no repository to link to: no "report an issue" link (and no warning)
+        q = proc / '_quarto.yml'
+        q.write_text(re.sub(r'(?m)^\s*repo-actions:.*\n', '', q.read_text()))
     if not (nbs / 'sidebar.yml').exists():   # made afresh: a kept _proc/ (--only, --render-only) holds another page list
         contents, _ = sidebar_contents(nbs, rels)
         for s in contents:
