@@ -137,6 +137,16 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'needs the Python package' in json.loads(_run(_hide(HEAVY) + code))
 
 
+def test_every_explorer_is_placed_in_a_lesson():
+    "Each declared explorer is on a lesson page (`site_explorer('name')` in a notebook other than the gallery, live)"
+    import re
+    placed = set()
+    for nb in (ROOT / 'nbs').glob('*.ipynb'):
+        if nb.stem.endswith('_live'): continue
+        placed |= set(re.findall(r"site_explorer\(\\?['\"](\w+)\\?['\"]\)", nb.read_text('utf-8')))
+    assert set(SITE_EXPLORERS) - placed == set(), 'declared, but no lesson shows it'
+
+
 def test_cider_data_in_the_browser_zip(browser_bundle):
     "CIDEr's explorer reads the bundled COCO sample: the zip ships it, byte for byte"
     from textmetrics_edu.metrics.cider import coco_sample_refs
