@@ -90,8 +90,7 @@ def _bertscore_explorer() -> Explorer:
     "Declared when first asked for (its menu lists the stored pairs, read from the data file)."
     names = [p['name'] for p in bertscore_explorer_data()['pairs']]
     return Explorer('bertscore', render_bertscore_html, (Choice(names[0], names, 'pair'),),
-                    dict(idf=Flag(False, 'idf weights'), rescale=Flag(False, 'rescale (our baseline)')),
-                    note='Precomputed with all-MiniLM-L6-v2, layer 6, by tools/make_bertscore_explorer_data.py.')
+                    dict(idf=Flag(False, 'idf weights'), rescale=Flag(False, 'rescale (our baseline)')))
 
 
 explorer_later('bertscore', _bertscore_explorer)
