@@ -344,9 +344,14 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
     proc = executed.parent / '_proc_quarto'
     shutil.rmtree(proc, ignore_errors=True)
     shutil.copytree(executed, proc, ignore=shutil.ignore_patterns('_docs', '.quarto', cfg.doc_path.name))
+    fms = {}
     for rel in rels:
         nb = nbformat.read(proc / rel, as_version=4)
-        prepare_for_html(nb, title_fallback=rel.stem, prefix='../' * len(rel.parent.parts), quarto=True)
+        fms[rel] = prepare_for_html(nb, title_fallback=rel.stem, prefix='../' * len(rel.parent.parts), quarto=True)
+        head = nb.cells[0] if nb.cells and nb.cells[0].cell_type == 'raw' and nb.cells[0].source.startswith('---') else None
+        if rel.as_posix() in LANDING and head is not None:   # the static site's names: the students' page is the home page
+            head.source = '---\noutput-file: ' + LANDING[rel.as_posix()] + '\n' + \
+                re.sub(r'(?m)^output-file:.*\n', '', head.source)[len('---\n'):]
         nbformat.write(nb, proc / rel)
     for f in nbs.rglob('*'):   # what proc_nbs copies: every other file of nbs/
         rel = f.relative_to(nbs)
@@ -369,37 +374,26 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
         for s in contents:
             if isinstance(s, dict): s.pop('_dir', None)
         (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
-    for rel in rels:   # the landing pages under the static site's names: the students' page is the home page
-        if rel.as_posix() not in LANDING: continue
-        nb = nbformat.read(proc / rel, as_version=4)
-        fm = nb.cells[0] if nb.cells and nb.cells[0].cell_type == 'raw' and nb.cells[0].source.startswith('---') else None
-        if fm is None: continue
-        fm.source = '---\noutput-file: ' + LANDING[rel.as_posix()] + '\n' + \
-            re.sub(r'(?m)^output-file:.*\n', '', fm.source)[len('---\n'):]
-        nbformat.write(nb, proc / rel)
     log('rendering with Quarto ...')
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
     shutil.move(str(proc / cfg.doc_path.name), str(docs))
     copy_vendored(docs)   # and `_static/live/` (the explorers' raw HTML loads it: Quarto does not scan raw HTML)
     offline_quarto_site(docs)
-    quarto_course_pages(nbs, proc, docs, rels)
+    quarto_course_pages(nbs, docs, fms)
 
 
-def quarto_course_pages(nbs: Path, proc: Path, docs: Path, rels: list[Path]):
+def quarto_course_pages(nbs: Path, docs: Path, fms: dict):
     """Quarto's pages get what the static site adds to nbdev's: cross-references made relative (not to settings.ini's
     placeholder `doc_host`), `[source]` links to the site's own copy of each module (`_src/`, not the placeholder
-    `git_url`), "download this notebook" and previous/next links on every page, exported source folded, and the
-    offline search index `_static/search.json` (Quarto's own search stays)."""
-    import nbformat
+    `git_url`), "download this notebook" and previous/next links on every page, and the offline search index
+    `_static/search.json` (Quarto's own search stays). `fms`: each notebook's frontmatter (rel path -> dict)."""
     import site_course as sc
     from nbdev.config import get_config
     cfg = get_config()
-    items = []
-    for rel in rels:
-        fm = prepare_for_html(nbformat.read(proc / rel, as_version=4), title_fallback=rel.stem)
-        items.append((rel, fm, site_page(rel).as_posix() if rel.as_posix() in LANDING else
-                      (rel.parent / (fm.get('output-file') or page_name(rel).name)).as_posix()))
+    rels = list(fms)
+    items = [(rel, fm, site_page(rel).as_posix() if rel.as_posix() in LANDING else
+              (rel.parent / (fm.get('output-file') or page_name(rel).name)).as_posix()) for rel, fm in fms.items()]
     pages = {rel.as_posix(): (out, fm['title']) for rel, fm, out in items}
     order = sc.sidebar_order(sidebar_contents(nbs, rels)[0], pages)
     sc.source_pages(ROOT, cfg.lib_path.name, docs)
@@ -549,6 +543,11 @@ def pandoc_to_commonmark(md: str) -> str:
 _code_doclink = re.compile(r'\[(`[^`\]]+`)\]\(https?://[^)\s]+\.html(?:#[^)\s]*)?\)')   # nbdev's links, in code
 
 
+def _with_directive(lines: list[str], key: str, value: str) -> list[str]:
+    "A code cell's `#|` directive lines with `key` set to `value` (any earlier setting of it replaced)"
+    return [l for l in lines if not re.match(rf'#\|\s*{re.escape(key)}\s*:', l)] + [f'#| {key}: {value}']
+
+
 def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = False) -> dict:
     """Turn a processed notebook into what the site should show; returns its frontmatter. The course's rules
     (tools/site_course.py): saved ipywidgets views dropped (the live explorer is the one), test statements not shown,
@@ -566,12 +565,9 @@ def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = F
         src = _source(c)
         if c.cell_type == 'raw':
             m = re.match(r'^---\s*\n(.*?)\n---\s*$', src.strip(), flags=re.DOTALL)
-            if m and not fm:
-                fm = yaml.safe_load(m.group(1)) or {}
-                if quarto: cells.append(c)
-                continue
-            if quarto: cells.append(c)
-            continue   # other raw cells are not shown by nbconvert (Quarto passes them to its output format)
+            if m and not fm: fm = yaml.safe_load(m.group(1)) or {}
+            if quarto: cells.append(c)   # nbconvert shows no raw cell (Quarto passes them to its output format)
+            continue
         if c.cell_type == 'markdown':
             if not src.strip() or src.strip().startswith('<!-- WARNING: THIS FILE WAS AUTOGENERATED'): continue
             h = re.match(r'^\s*#{1,2}\s+(.*)', src)
@@ -608,8 +604,7 @@ def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = F
             if in_exercises and not fold_open:
                 c.metadata['site_fold_outputs'] = True
                 answer = c.metadata['site_fold'] = summary if dirs.get('code-summary') else 'Answer (its code and output)'
-            if quarto: dir_lines = [l for l in dir_lines if not re.match(r'#\|\s*code-fold\s*:', l)] + \
-                    ['#| code-fold: ' + ('false' if answer else 'show' if fold_open else 'true')]
+            if quarto: dir_lines = _with_directive(dir_lines, 'code-fold', 'false' if answer else 'show' if fold_open else 'true')
         elif code.strip():   # tests run, but are not shown
             shown = sc.strip_tests(code)
             if widget_names and not c.get('outputs') and sc.uses_only(shown, widget_names): continue
@@ -622,7 +617,7 @@ def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = F
             c.source = code
             cells.append(c)
             continue
-        if 'remove_input' in tags: dir_lines = [l for l in dir_lines if not re.match(r'#\|\s*echo\s*:', l)] + ['#| echo: false']
+        if 'remove_input' in tags: dir_lines = _with_directive(dir_lines, 'echo', 'false')
         c.source = '\n'.join(dir_lines + [code])
         if answer is None: cells.append(c); continue
         raw = lambda t: nbformat.v4.new_raw_cell(t, metadata={'raw_mimetype': 'text/html'})
