@@ -65,12 +65,13 @@ class IDFTable:
 
 def idf_table(refs: Sequence[str],  # every reference of the corpus, flattened (several per segment: all of them)
               enc,  # an `Encoder` (its tokenizer)
+              token_ids: dict | None = None,  # text -> its token ids, when the caller has encoded them already
              ) -> IDFTable:
     "The IDF statistics of `refs` (Zhang et al. 2020, sec. 3 'Importance weighting'; bert-score 0.3.13 `get_idf_dict`)."
     from collections import Counter
     from textmetrics_edu.models.encoder import encode_ids
     df = Counter()
-    for r in refs: df.update(set(encode_ids(r, enc)))
+    for r in refs: df.update(set(token_ids[r] if token_ids is not None else encode_ids(r, enc)))
     return IDFTable(len(refs), dict(df))
 
 
@@ -126,10 +127,11 @@ def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
     from textmetrics_edu.models.encoder import load_encoder, encode_ids, token_embeddings
     enc = load_encoder(model, num_layers)
     flat = [r for rs in refs for r in rs]
-    table = idf_table(flat, enc) if idf else None
     texts = list(dict.fromkeys(list(hyps) + flat))
+    ids = {t: encode_ids(t, enc) for t in texts}  # each distinct text tokenized once (idf and weights)
+    table = idf_table(flat, enc, token_ids=ids) if idf else None
     emb = dict(zip(texts, token_embeddings(texts, enc, batch_size)))
-    wts = {t: token_weights(encode_ids(t, enc), enc.special_ids, table) for t in texts}
+    wts = {t: token_weights(ids[t], enc.special_ids, table) for t in texts}
     b = baseline(lang, num_layers) if rescale_with_baseline else None
     flat_pairs = [(h, r) for h, rs in zip(hyps, refs) for r in rs]  # bert-score's order: candidate repeated per reference
     floors = []  # per pair: (row floor, column floor) of bert-score's padded batch, or (None, None)
