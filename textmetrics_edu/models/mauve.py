@@ -13,7 +13,7 @@ from ..core import MetricInputError, MetricResult, make_signature
 
 # %% auto #0
 __all__ = ['kl_divergence', 'mixture_weights', 'divergence_curve', 'curve_area', 'frontier_integral', 'auto_buckets',
-           'Quantisation', 'quantize_features', 'bucket_histograms', 'MauveResult', 'mauve']
+           'Quantisation', 'quantize_features', 'bucket_shares', 'bucket_histograms', 'MauveResult', 'mauve']
 
 # %% ../../nbs/34_mauve.ipynb #cf9f5306
 def _hist(h, name: str) -> list[float]:
@@ -156,6 +156,14 @@ def quantize_features(p_features, q_features,  # arrays (n_P, d) and (n_Q, d): o
     return Quantisation(tuple(labels[len(q):]), tuple(labels[:len(q)]), k, dims)
 
 # %% ../../nbs/34_mauve.ipynb #651adf14
+def bucket_shares(counts: Sequence[float],  # texts per bucket
+                  smoothing: float = 0.0,  # added to every count (0: MAUVE; 0.5: Krichevsky-Trofimov, MAUVE*)
+                 ) -> list[float]:  # one share per bucket, summing to 1
+    "A histogram from bucket counts: (count + smoothing) / sum of those, as `mauve-text`."
+    total = sum(c + smoothing for c in counts)
+    return [(c + smoothing) / total for c in counts]
+
+
 def bucket_histograms(p_labels: Sequence[int],  # the bucket of each P text
                q_labels: Sequence[int],  # the bucket of each Q text
                num_buckets: int,  # k (labels are 0 .. k-1)
@@ -169,10 +177,9 @@ def bucket_histograms(p_labels: Sequence[int],  # the bucket of each P text
         labels = labels.tolist() if hasattr(labels, 'tolist') else list(labels)
         if any(isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < num_buckets for l in labels):
             raise MetricInputError(f"`{name}` must hold ints in 0 .. {num_buckets - 1} (`num_buckets` = {num_buckets})")
-        counts = [smoothing] * num_buckets if smoothing else [0] * num_buckets
+        counts = [0] * num_buckets
         for l in labels: counts[l] += 1
-        total = sum(counts)
-        out.append([c / total for c in counts])
+        out.append(bucket_shares(counts, smoothing))
     return out[0], out[1]
 
 # %% ../../nbs/34_mauve.ipynb #b6db5a4c

@@ -9,7 +9,7 @@ import math
 from functools import lru_cache
 
 from ..core import MetricInputError
-from ..models.mauve import curve_area, divergence_curve, frontier_integral
+from ..models.mauve import bucket_shares, curve_area, divergence_curve, frontier_integral
 
 # %% auto #0
 __all__ = ['mauve_precomputed', 'mauve_from_counts', 'render_mauve_html', 'mauve_explorer']
@@ -24,16 +24,11 @@ def mauve_precomputed() -> dict:
                       .read_text(encoding='utf-8'))
 
 
-def _shares(counts, smoothing: float) -> list[float]:
-    total = sum(c + smoothing for c in counts)
-    return [(c + smoothing) / total for c in counts]
-
-
 def mauve_from_counts(p_counts, q_counts,  # texts per bucket, P's and Q's
                       *, mauve_scaling_factor: float = 5.0, smoothing: float = 0.0,  # 0.5: MAUVE*
                      ) -> tuple[float, list]:  # (MAUVE, the divergence curve)
     "MAUVE from bucket counts, in plain Python (the explorer's computation; equal to `mauve` on the same buckets)."
-    curve = divergence_curve(_shares(p_counts, smoothing), _shares(q_counts, smoothing), mauve_scaling_factor=mauve_scaling_factor)
+    curve = divergence_curve(bucket_shares(p_counts, smoothing), bucket_shares(q_counts, smoothing), mauve_scaling_factor=mauve_scaling_factor)
     return curve_area(curve), curve
 
 
@@ -94,7 +89,7 @@ def render_mauve_html(comparison: str = '3-gram',  # Q: 'human_control', '1-gram
     for k, rows in d['comparisons'].items():
         scores[k], curves[k] = mauve_from_counts(*rows[key], mauve_scaling_factor=float(c), smoothing=s)
     pc, qc = d['comparisons'][comparison][key]
-    p, q = _shares(pc, s), _shares(qc, s)
+    p, q = bucket_shares(pc, s), bucket_shares(qc, s)
     name = 'MAUVE*' if smoothed else 'MAUVE'
     draw = [('human control', '#999', curves['human_control'])] if comparison != 'human_control' else []
     draw.append((comparison, '#d62728', curves[comparison]))
