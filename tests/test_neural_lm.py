@@ -181,4 +181,7 @@ def test_stored_surprisals_are_the_tools_output():
     assert new['test_bits_per_char'] == pytest.approx(stored['test_bits_per_char'], abs=2e-4)
     for k, p in stored['passages'].items():
         assert new['passages'][k]['text'] == p['text']
-        for m, v in p['bits'].items(): assert new['passages'][k]['bits'][m] == pytest.approx(v, abs=2e-3), (k, m)
+        # the n-grams to their printed precision; the GPT-2 to 0.02 bits: its 400 float32 training steps run on another
+        # processor's PyTorch kernels (an AVX-512 AMD EPYC gave surprisals up to 0.006 bits from the stored ones)
+        for m, v in p['bits'].items():
+            assert new['passages'][k]['bits'][m] == pytest.approx(v, abs=2e-2 if m == 'tiny GPT-2' else 2e-3), (k, m)
