@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -251,7 +252,12 @@ def site_server(site):
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *a): pass
-    httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=str(site)))
+
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):   # a page closed mid-download (the browser hung up): not ours
+            if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+                super().handle_error(request, client_address)
+    httpd = Server(('127.0.0.1', 0), functools.partial(Quiet, directory=str(site)))
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f'http://127.0.0.1:{httpd.server_address[1]}/'

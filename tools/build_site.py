@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import json
 import os
@@ -168,6 +169,19 @@ def site_filters():
     return P.FilterDefaults()
 
 
+@contextlib.contextmanager
+def private_kernel(kernel_name: str = 'python3'):
+    """A kernel manager whose kernel talks over Unix sockets in a folder of its own (removed afterwards). With TCP,
+    jupyter_client picks each port by binding to port 0 and letting it go, so two kernels started at once by two
+    processes (the build's two workers, or a worker and a test) can be handed the same port: "Address already in
+    use", "Kernel died before replying to kernel_info" (seen in a fresh clone's build)."""
+    import tempfile
+    from jupyter_client.manager import KernelManager
+    d = tempfile.mkdtemp(prefix='tme-kernel-')
+    try: yield KernelManager(kernel_name=kernel_name, transport='ipc', ip=os.path.join(d, 'kernel'))
+    finally: shutil.rmtree(d, ignore_errors=True)
+
+
 def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
     """Execute notebook `src` (nbclient, widget state stored) and write nbdev's processed version to `proc_dir`.
     Returns a dict: ok, src, dst, seconds, error (text naming the cell)."""
@@ -189,13 +203,13 @@ def execute_and_process(src: str, proc_dir: str, timeout: int) -> dict:
         if str(dirs.get('eval', '')).lower() == 'false' or tst_flags & set(dirs):
             c.metadata.setdefault('tags', []).append('skip-execution')   # as nbdev_test does: not run, shown
     if not str(fm.get('skip_exec', '')).lower() in ('true', '1', 'yes'):
-        client = NotebookClient(nb, timeout=timeout, kernel_name='python3', allow_errors=False,
-                                extra_arguments=['--IPKernelApp.log_level=ERROR'],   # no "running over TCP" noise
-                                store_widget_state=True, record_timing=False,
-                                skip_cells_with_tag='skip-execution',
-                                resources={'metadata': {'path': str(src.parent)}})
         try:
-            client.execute()
+            with private_kernel() as km:
+                NotebookClient(nb, km=km, timeout=timeout, allow_errors=False,
+                               extra_arguments=['--IPKernelApp.log_level=ERROR'],
+                               store_widget_state=True, record_timing=False,
+                               skip_cells_with_tag='skip-execution',
+                               resources={'metadata': {'path': str(src.parent)}}).execute()
         except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
             idx = next((i for i, c in enumerate(nb.cells) if c.cell_type == 'code'
                         and any(o.get('output_type') == 'error' for o in c.get('outputs', []))), None)
