@@ -35,13 +35,14 @@ help:
 
 # pip's own output goes to $(VENV)/install.log, shown only when the install fails: a good install is one line. (That log
 # holds what is not ours to fix: setuptools' note on editable installs of a flat layout, and warnings of this machine's
-# pip configuration about local index folders.)
+# pip configuration about local index folders.) --no-compile: pip would byte-compile every module of every package
+# (torch, transformers, jupyterlab ...: over a minute of a fresh clone's install); Python compiles what is imported.
 $(STAMP): settings.ini setup.py $(LOCKED)
 	@t0=$(NOW); echo "installing the environment into $(VENV) ($(if $(LOCKED),from $(LOCKED),newest releases))"; \
 	  test -x $(PY) || $(PYTHON) -m venv $(VENV) || exit 1; \
 	  log=$(VENV)/install.log; \
 	  { $(PIP_ENV) $(PY) -m pip install --upgrade pip setuptools wheel && \
-	    $(PIP_ENV) $(PY) -m pip install -e ".[dev]"; } > $$log 2>&1 \
+	    $(PIP_ENV) $(PY) -m pip install --no-compile -e ".[dev]"; } > $$log 2>&1 \
 	  || { tail -40 $$log; echo "install failed: see $$log"; exit 1; }; \
 	  touch $(STAMP); echo "installed in $$(( $(NOW) - t0 )) s (pip's log: $$log)"
 
