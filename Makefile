@@ -15,6 +15,10 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
+# Python caches the bytecode of what it imports (in .venv and the checkout's __pycache__/, which git ignores) even
+# where the calling environment says not to: otherwise every kernel and test process compiles torch, transformers,
+# scikit-learn ... again from source (~25 s of imports instead of ~10 s, in each of them).
+unexport PYTHONDONTWRITEBYTECODE
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 LOCK := requirements-dev.lock
@@ -35,11 +39,9 @@ help:
 
 # pip's own output goes to $(VENV)/install.log, shown only when the install fails: a good install is one line. (That log
 # holds what is not ours to fix: setuptools' note on editable installs of a flat layout, and warnings of this machine's
-# pip configuration about local index folders.) The packages are byte-compiled once, after pip, on every core
-# (compileall -j 0: ~40 s here, where pip's own one-file-at-a-time pass took ~70 s), not left to the first import:
-# where PYTHONDONTWRITEBYTECODE is set, nothing imported is ever cached, and every kernel and test process would
-# compile torch, transformers, scikit-learn ... again (~25 s of imports instead of ~10 s). Like pip, it passes over
-# the few files written for a newer Python (torch's py312 test helpers): its exit status is not the install's.
+# pip configuration about local index folders.) --no-compile: pip would byte-compile all 20,000 modules of the
+# environment one at a time (~70 s of a fresh clone's install here); Python compiles the few thousand that are
+# imported, once, when they are first imported, and caches them (below).
 $(STAMP): settings.ini setup.py $(LOCKED)
 	@t0=$(NOW); echo "installing the environment into $(VENV) ($(if $(LOCKED),from $(LOCKED),newest releases))"; \
 	  test -x $(PY) || $(PYTHON) -m venv $(VENV) || exit 1; \
@@ -47,7 +49,6 @@ $(STAMP): settings.ini setup.py $(LOCKED)
 	  { $(PIP_ENV) $(PY) -m pip install --upgrade pip setuptools wheel && \
 	    $(PIP_ENV) $(PY) -m pip install --no-compile -e ".[dev]"; } > $$log 2>&1 \
 	  || { tail -40 $$log; echo "install failed: see $$log"; exit 1; }; \
-	  $(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >> $$log 2>&1; \
 	  touch $(STAMP); echo "installed in $$(( $(NOW) - t0 )) s (pip's log: $$log)"
 
 # A fresh venv with the newest releases, written to the lock

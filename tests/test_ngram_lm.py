@@ -43,8 +43,8 @@ def same(ours, theirs):
     return abs(ours - theirs) <= 1e-9 * theirs
 
 
-@pytest.mark.parametrize('order,lines', sweep([(1, None), (2, 1500), (3, 700), (4, 300), (5, 200)],   # orders 4, 5: --slow
-                                              keep=[(1, None), (2, 1500), (3, 700)], several=True))
+@pytest.mark.parametrize('order,lines', sweep([(1, None), (2, 1500), (3, 700), (4, 300), (5, 200)],   # orders 3-5: --slow
+                                              keep=[(1, None), (2, 1500)], several=True))   # (order 3 vs NLTK: Kneser-Ney's)
 def test_fast_estimators_match_nltk_on_the_test_set(corpus, order, lines):
     train, test = corpus
     test = test[:lines]
