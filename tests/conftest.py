@@ -419,13 +419,27 @@ class Visit:
     def close(self): self.ctx.close() if self.own_ctx else self.page.close()
 
 
+@pytest.fixture(scope='session')
+def site_context(browser, site_server):
+    """One browser context for the run's pages, as a reader's browser with several lessons open: the site's live
+    explorers share one Python runtime (a SharedWorker) between the open pages of a context, so it starts once per
+    run instead of once per page (each start compiles ~13 MB of WebAssembly: a page per test in contexts of their own
+    kept both cores busy). A page of the site stays open (the runtime lives while a page uses it); the first page
+    that needs the runtime may wait for it."""
+    ctx = new_context(browser)
+    keep = ctx.new_page()
+    keep.goto(site_server + 'live.html', wait_until='commit')
+    yield ctx
+    ctx.close()
+
+
 @pytest.fixture
-def open_page(browser, site_server):
-    "open_page('bleu.html') -> a ready `Visit`; closed after the test"
+def open_page(browser, site_server, site_context):
+    "open_page('bleu.html') -> a ready `Visit` in the run's shared context (`site_context`); closed after the test"
     visits = []
 
     def _open(page_path, **kw):
-        visits.append(Visit(browser, site_server, page_path, **kw))
+        visits.append(Visit(browser, site_server, page_path, ctx=site_context, **kw))
         return visits[-1]
     yield _open
     for v in visits: v.close()

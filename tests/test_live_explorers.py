@@ -161,7 +161,8 @@ def test_cider_data_in_the_browser_zip(browser_bundle):
 # ----------------------------------------------------------------------------------------------------------------
 # conftest.py's fixtures: `site` (rebuilt if stale, e.g. without _static/live/explorers.js), `site_server`, the run's one
 # `browser` (outside requests blocked by Chromium flags, no request interception) and `open_page` (a `Visit`: the page
-# waited on until ready, with every external, failed or >= 400 request and every console error recorded).
+# waited on until ready, with every external, failed or >= 400 request and every console error recorded), in the run's
+# one context (`site_context`), whose pages share one Python runtime as a reader's open lessons do.
 browser_only = needs_chromium
 
 
@@ -233,51 +234,25 @@ def _check_root(page, root, label, shots, every=True):
     return changed
 
 
-@pytest.fixture(scope='module')
-def one_runtime(browser, site_server):
-    """One browser context for the pages of this module, as a reader's browser with several lessons open: the site's
-    live explorers share one Python runtime (a SharedWorker) between the open pages of a context, so it starts once.
-    A page of the site stays open (the runtime lives while a page uses it); the first page tested may wait for it."""
-    from conftest import new_context
-    ctx = new_context(browser)
-    keep = ctx.new_page()
-    keep.goto(site_server + 'live.html', wait_until='commit')
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture
-def open_live_page(one_runtime, browser, site_server):
-    "open_live_page('bleu.html') -> a ready `Visit` in the module's shared context; closed after the test"
-    from conftest import Visit
-    visits = []
-
-    def _open(page_path, **kw):
-        visits.append(Visit(browser, site_server, page_path, ctx=one_runtime, **kw))
-        return visits[-1]
-    yield _open
-    for v in visits: v.close()
-
-
 @browser_only
 @pytest.mark.parametrize('page_path', PAGES)
-def test_live_explorers_in_browser(site, open_live_page, sel, page_path):
+def test_live_explorers_in_browser(site, open_page, sel, page_path):
     """Each page's explorers answer every control as CPython does. live.html, which shows them all, is checked on each
     explorer's first control here (every explorer is also on its lesson's page, where every control is checked); all
     its controls in the slow set"""
-    _live_page(site, open_live_page, sel, page_path, every=page_path != 'live.html')
+    _live_page(site, open_page, sel, page_path, every=page_path != 'live.html')
 
 
 @browser_only
 @pytest.mark.slow
-def test_every_control_of_every_explorer_on_the_live_page(site, open_live_page, sel):
-    _live_page(site, open_live_page, sel, 'live.html', every=True)
+def test_every_control_of_every_explorer_on_the_live_page(site, open_page, sel):
+    _live_page(site, open_page, sel, 'live.html', every=True)
 
 
-def _live_page(site, open_live_page, sel, page_path, every):
+def _live_page(site, open_page, sel, page_path, every):
     if not (site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
     t0 = time.time()
-    visit = open_live_page(page_path, width=1300, height=1000)
+    visit = open_page(page_path, width=1300, height=1000)
     page = visit.page
     roots = page.locator('.tme-live')
     assert roots.count() >= 1, f'{page_path}: no live explorer'
@@ -340,9 +315,9 @@ def test_meta_eval_data_in_the_browser_zip(browser_bundle):
                         ('exclude', 'text', '', '<b>0.970</b>'),
                         ('shift', 'range', '3', '<b>0.143</b>')]),
 ])
-def test_mos_and_meta_eval_as_a_student(site, open_live_page, sel, page_path, steps):
+def test_mos_and_meta_eval_as_a_student(site, open_page, sel, page_path, steps):
     "Type votes / move the outlier as a student would; the page shows the CPython numbers (the lessons' figures)"
-    visit = open_live_page(page_path, width=1300, height=1000)
+    visit = open_page(page_path, width=1300, height=1000)
     page = visit.page
     _wait_ready(page, page_path)
     page.add_style_tag(content=sel['navbar'] + ' { position: static !important; }')
