@@ -14,14 +14,6 @@ from hypothesis import settings
 settings.register_profile('ci', derandomize=True, print_blob=True)
 if os.environ.get('CI'): settings.load_profile('ci')
 
-# Under pytest-xdist each worker gets its share of the cores for PyTorch's, faiss's and BLAS's thread pools (set before
-# any test module imports them; see tools/build_site.py's share_cores): two workers of two spinning threads each on
-# two cores slow each other down.
-if os.environ.get('PYTEST_XDIST_WORKER_COUNT'):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
-    from build_site import share_cores
-    share_cores(int(os.environ['PYTEST_XDIST_WORKER_COUNT']))
-
 DATA = Path(__file__).parent / 'data'
 WMT22_EN_DE = DATA / 'mt' / 'wmt22_en-de'
 
@@ -182,6 +174,12 @@ def _build_site():
     sys.path.insert(0, str(ROOT / 'tools'))
     import build_site
     return build_site
+
+
+# Under pytest-xdist each worker gets its share of the cores for PyTorch's, faiss's and BLAS's thread pools (set before
+# any test module imports them; see tools/build_site.py's share_cores): two workers of two spinning threads each on
+# two cores slow each other down.
+if os.environ.get('PYTEST_XDIST_WORKER_COUNT'): _build_site().share_cores(int(os.environ['PYTEST_XDIST_WORKER_COUNT']))
 
 
 def _site_pages():

@@ -5,7 +5,6 @@ import io
 import json
 import re
 import struct
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -88,9 +87,8 @@ def test_executed_notebook_saves_the_preset(tmp_path):
     nbformat = pytest.importorskip('nbformat')
     nbclient = pytest.importorskip('nbclient')
     nb = nbformat.read(NB, as_version=4)
-    sys.path.insert(0, str(NB.parents[1] / 'tools'))
-    from build_site import private_kernel   # the build's kernel: Unix sockets, no TCP port to race for
-    with private_kernel() as km:
+    from conftest import _build_site
+    with _build_site().private_kernel() as km:   # the build's kernel: Unix sockets, no TCP port to race for
         nbclient.NotebookClient(nb, km=km, timeout=120, store_widget_state=True,
                                 resources={'metadata': {'path': str(NB.parent)}}).execute()
     state = nb.metadata['widgets']['application/vnd.jupyter.widget-state+json']['state']

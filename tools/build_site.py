@@ -172,15 +172,13 @@ def site_filters():
 THREAD_VARS = ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')
 
 
-def share_cores(workers: int) -> str:
+def share_cores(workers: int) -> None:
     """Give each of `workers` processes running at once its share of the cores: the thread pools of PyTorch, faiss
     and BLAS (OpenMP threads wait for work by spinning) each start one thread per core, so two kernels of two threads
     on two cores take turns spinning (BERTScore's lesson 54 s -> 31 s, MAUVE's 45 s -> 21 s on one thread each, in a
-    two-worker build). Sets the variables this process's children inherit, unless the user set them; returns the
-    count."""
+    two-worker build). Sets the variables this process's children inherit, unless the user set them."""
     n = str(max(1, (os.cpu_count() or 1) // max(1, workers)))
     for var in THREAD_VARS: os.environ.setdefault(var, n)
-    return os.environ[THREAD_VARS[0]]
 
 
 @contextlib.contextmanager
