@@ -308,7 +308,8 @@ def _decade(d: str): return lambda n: bool(re.match(rf'^{d}\d_', n))
 # (LANDING) comes first, outside the sections. SIDEBAR_MOVES: a lesson whose number's decade is not its subject.
 SIDEBAR_MOVES = {'21_meteor': 'Translation and captioning metrics', '62_why_numbers_differ': 'Significance',
                  '35_neural_lm': 'Language models',
-                 '24_bertscore': 'Translation and captioning metrics'}
+                 '24_bertscore': 'Translation and captioning metrics',
+                 '25_learned_metric': 'Translation and captioning metrics'}
 SIDEBAR_ROLES = (
     ('Under the hood (you may skip these)', lambda n: bool(re.match(r'^\d+b_', n))),
     ('Reference', _reference),
@@ -321,11 +322,14 @@ SIDEBAR_ROLES = (
     ('Significance', _decade('4')),
     ('Classification and benchmarks', _decade('5')),
     ('Human evaluation and meta-evaluation', _decade('6')),
+    ('Evaluating language models on benchmarks', lambda n: bool(re.match(r'^8[0-4]_', n))),
+    ('Ranking models from preferences', lambda n: bool(re.match(r'^8[5-9]_', n))),
     ('More lessons', lambda n: bool(re.match(r'^\d+_', n))),
 )
 SIDEBAR_ORDER = ('Foundations', 'Translation and captioning metrics', 'Speech and edit distance',
                  'Summarization and rewriting', 'Language models', 'Diversity', 'Classification and benchmarks',
-                 'Human evaluation and meta-evaluation', 'Significance', 'More lessons',
+                 'Human evaluation and meta-evaluation', 'Evaluating language models on benchmarks',
+                 'Ranking models from preferences', 'Significance', 'More lessons',
                  'Under the hood (you may skip these)', 'Reference')
 # The site's home is the students' landing page; the README's notebook (index.ipynb) is the developers' page
 LANDING = {'start.ipynb': 'index.html', 'index.ipynb': 'developers.html'}
