@@ -236,3 +236,15 @@ def test_documentation_kernel_reruns_only_what_show_doc_needs():
     assert runs('import a\nfrom b import c') and runs('#| export\ndef f(): pass') and runs('show_doc(f)')
     assert not runs('from a import b\nx = f(b)') and not runs('x = 1') and not runs('if t:\n    import torch\n    y = 2')
     assert not runs('#| eval: false\nimport a')
+
+
+def test_visible_words_counts_prose_and_open_code_only():
+    "site_course.visible_words: markdown without tags and folded <details>; code shown open; nothing else"
+    import nbformat
+    import site_course as sc
+    md = nbformat.v4.new_markdown_cell('Two words <b>bold</b>\n<details><summary>Answer</summary>not counted</details>')
+    shown = nbformat.v4.new_code_cell('x = f(y)')
+    folded = nbformat.v4.new_code_cell('long folded code'); folded.metadata['site_fold'] = 'Code'
+    opened = nbformat.v4.new_code_cell('a b'); opened.metadata.update(site_fold='Code', site_fold_open=True)
+    hidden = nbformat.v4.new_code_cell('hidden code'); hidden.metadata['tags'] = ['remove_input']
+    assert sc.visible_words([md, shown, folded, opened, hidden]) == 3 + 3 + 2

@@ -79,3 +79,18 @@ def test_every_lesson_has_download_and_pager():
         assert 'class="site-download"' in text, rel
         assert 'class="site-pager"' in text, rel
     assert (DOCS / '_static' / 'search.json').stat().st_size > 10_000, 'the offline search index'
+
+
+def test_lessons_fit_the_reading_time():
+    """Every lesson page of the course shows at most LESSON_WORDS words of prose and unfolded code (outputs and folded
+    blocks not counted; Reference and Under-the-hood pages exempt): read in about 20 minutes (STYLE.md rule 20). The
+    site build counts them (`_docs/page_words.json`, tools/site_course.visible_words)."""
+    import json
+    import sys
+    sys.path.insert(0, str(DOCS.parent / 'tools'))
+    import site_course as sc
+    rows = json.loads((DOCS / 'page_words.json').read_text('utf-8'))
+    lessons = {p: r for p, r in rows.items() if r['lesson']}
+    assert len(lessons) >= 30, f'only {len(lessons)} lesson pages counted'
+    over = {r['notebook']: r['words'] for r in lessons.values() if r['words'] > sc.LESSON_WORDS}
+    assert not over, f'lessons over {sc.LESSON_WORDS} visible words (fold or move the engineering): {over}'

@@ -412,6 +412,12 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
     copy_vendored(docs)   # and `_static/live/` (the explorers' raw HTML loads it: Quarto does not scan raw HTML)
     offline_quarto_site(docs)
     quarto_course_pages(nbs, docs, fms)
+    counts = []   # the same count as the static site's: the lesson's rules applied by the static preparation
+    for rel in rels:
+        nb = nbformat.read(executed / rel, as_version=4)
+        fm = prepare_for_html(nb, title_fallback=rel.stem)
+        counts.append((rel, fm.get('output-file') or page_name(rel).name, sc.visible_words(nb.cells)))
+    write_page_words(docs, counts)
 
 
 def quarto_course_pages(nbs: Path, docs: Path, fms: dict):
@@ -885,16 +891,32 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
     return f'  wrote    _docs/{out:<28} {fm["title"]}'
 
 
+def write_page_words(docs: Path, counts: list[tuple[Path, str, int]]) -> None:
+    """`_docs/page_words.json`: every page's visible words (site_course.visible_words) and whether it is a lesson
+    (a page of the course's sections, not Reference or Under the hood), held to site_course.LESSON_WORDS by
+    tests/test_site_links.py; the lessons over the limit are named in the build's log."""
+    import site_course as sc
+    rows = {}
+    for rel, out, words in counts:
+        section = sidebar_section(Path(rel).stem) if Path(rel).parent == Path('.') else None
+        lesson = section is not None and section not in ('Reference', 'Under the hood (you may skip these)')
+        rows[str(out)] = dict(notebook=Path(rel).as_posix(), section=section, lesson=lesson, words=words)
+    (docs / 'page_words.json').write_text(json.dumps(rows, indent=1, sort_keys=True) + '\n', encoding='utf-8')
+    over = sorted((r['words'], p) for p, r in rows.items() if r['lesson'] and r['words'] > sc.LESSON_WORDS)
+    if over: log(f'lessons over {sc.LESSON_WORDS} visible words: ' + ', '.join(f'{p} {w}' for w, p in over))
+
+
 def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: int = 2):
     import nbformat
     from nbdev.config import get_config
     cfg = get_config()
 
     # titles and pages first (the sidebar needs all of them)
-    items = []
+    items, prepared = [], {}
     for rel in rels:
         nb = nbformat.read(proc / rel, as_version=4)
         fm = prepare_for_html(nb, title_fallback=rel.stem)
+        prepared[rel] = nb.cells
         out = Path(site_page(rel).name if rel.as_posix() in LANDING else fm.get('output-file') or page_name(rel).name)
         items.append((rel, fm, (rel.parent / out).as_posix()))
     pages = {rel.as_posix(): (out, fm['title']) for rel, fm, out in items}
@@ -946,6 +968,8 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     import build_site   # workers find the function by module name, not via __main__
     with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=get_context('spawn')) as ex:
         for line in ex.map(build_site.render_page, *zip(*jobs)): log(line)
+    write_page_words(docs, [(rel, out, sc.visible_words(nb_cells)) for rel, out, nb_cells in
+                            ((rel, out, prepared[rel]) for rel, _, out in items)])
     # the offline search: an index of every page's sections, built now (site.js loads it on first use)
     (static / 'search.json').write_text(sc.search_index(
         [(o, str(t), (docs / o).read_text('utf-8')) for o, t in pages.values() if (docs / o).exists()]), 'utf-8')

@@ -393,3 +393,28 @@ def api_listing(prefix: str = '') -> str:
         out.append(f'<h3 id="api-{mod.replace(".", "-")}"><code>textmetrics_edu.{html.escape(mod)}</code></h3>'
                    f'<p>{html.escape(doc)}</p><ul class="site-api-list">{"".join(rows)}</ul>')
     return ''.join(out) + '</div>'
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# A lesson is read in about 20 minutes (STYLE.md rule 20): at most LESSON_WORDS words of prose and unfolded code on
+# its page. Counted as `wc -w` counts: whitespace-separated words of the markdown (HTML tags and folded `<details>`
+# blocks left out) and of the code shown open; outputs, folded code (exported source, answers, `code-fold: true`)
+# and cells the site does not show are not counted. The site build writes every page's count to `_docs/page_words.json`.
+# ----------------------------------------------------------------------------------------------------------------
+LESSON_WORDS = 4000
+_details = re.compile(r'<details\b.*?</details>', re.DOTALL | re.IGNORECASE)
+_tag = re.compile(r'<[^>]+>')
+
+
+def visible_words(cells) -> int:
+    "Words of prose and unfolded code in the cells of a notebook prepared for the site (`build_site.prepare_for_html`)"
+    n = 0
+    for c in cells:
+        src = c.source if isinstance(c.source, str) else ''.join(c.source)
+        if c.cell_type == 'markdown':
+            n += len(_tag.sub(' ', _details.sub(' ', src)).split())
+        elif c.cell_type == 'code':
+            md = c.get('metadata', {})
+            if 'remove_input' in md.get('tags', []) or (md.get('site_fold') and not md.get('site_fold_open')): continue
+            n += len(src.split())
+    return n

@@ -18,13 +18,15 @@ __all__ = ['EXPLORER_STATISTICS', 'table_html', 'render_meta_eval_html', 'meta_e
 
 # %% ../../nbs/61_meta_eval.ipynb #9aae105f
 def table_html(rows: Sequence[dict], caption: str = '') -> str:
-    "An escaped HTML table of `correlation_table` rows: value [interval] per statistic, and the cluster."
+    """An escaped HTML table of `correlation_table` rows: value [interval] per statistic, and the significance cluster
+    when any row has one (a column of blanks is left out)."""
     stats_ = [k for k in rows[0] if k not in ('metric', 'cluster')]
-    head = ''.join(f"<th>{html.escape(s)}</th>" for s in ['metric', *stats_, 'cluster'])
+    clusters = any(r.get('cluster') is not None for r in rows)
+    head = ''.join(f"<th>{html.escape(s)}</th>" for s in ['metric', *stats_, *(['cluster'] if clusters else [])])
     body = ''.join("<tr><td>" + html.escape(r['metric']) + '</td>' +
                    ''.join(f"<td>{r[s].score:.3f} [{r[s].ci_low:.2f}, {r[s].ci_high:.2f}]</td>" if r[s].ci_low is not None
                            else f"<td>{r[s].score:.3f}</td>" for s in stats_) +
-                   f"<td>{'' if r['cluster'] is None else r['cluster']}</td></tr>" for r in rows)
+                   (f"<td>{'' if r['cluster'] is None else r['cluster']}</td>" if clusters else '') + "</tr>" for r in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ''
     return f"<table class='tme-table'>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
