@@ -598,6 +598,7 @@ def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = F
     fm = {}
     cells = []
     seen_docs, widget_names, in_exercises = set(), set(), False
+    sc.fold_under_the_hood(nb.cells)   # engineering sections folded (the notebook itself reads unchanged)
     for c in nb.cells:
         src = _source(c)
         if c.cell_type == 'raw':

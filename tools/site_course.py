@@ -51,12 +51,12 @@ def source_anchor(doc: str) -> str: return f'doc-{doc}'
 
 
 def source_line(doc: str, prefix: str = '') -> str:
-    "One document as HTML: title, kind, author/publisher, link where one exists, and where the site lists them all"
+    """One document, short, as HTML: its title and a link to the table of the five documents (on the landing page),
+    whose tooltip gives the kind and author; the table itself has the rest (and the document's own link, if any)"""
     s = SOURCES[doc]
-    link = f', <a href="{html.escape(s["link"])}">{s.get("link_text", "link")}</a>' if s['link'] else ''
-    return (f'<span class="site-source">(“{html.escape(s["title"])}”, {html.escape(s["kind"])}, '
-            f'{html.escape(s["author"])}{link}; <a href="{prefix}{SOURCES_PAGE}#{source_anchor(doc)}">'
-            f'the five documents</a>)</span>')
+    tip = html.escape(f'{s["kind"]}; {s["author"]}', quote=True)
+    return (f'<span class="site-source">(“{html.escape(s["title"])}”, <a href="{prefix}{SOURCES_PAGE}#{source_anchor(doc)}"'
+            f' title="{tip}">the documents</a>)</span>')
 
 
 def sources_table(prefix: str = '') -> str:
@@ -417,4 +417,41 @@ def visible_words(cells) -> int:
             md = c.get('metadata', {})
             if 'remove_input' in md.get('tags', []) or (md.get('site_fold') and not md.get('site_fold_open')): continue
             n += len(src.split())
+    return n
+
+
+# An "Under the hood" section of a lesson (engineering: fast engines, the standard-library versions the explorers
+# run) is folded on the site: its heading stays (the table of contents, links), its prose goes into a <details> and its
+# code is folded, until the next heading of the same or a higher level. In JupyterLab the notebook reads unchanged.
+_heading = re.compile(r'^(#{1,6})\s+(.*)$')
+HOOD_SUMMARY = 'Under the hood (engineering: open to read)'
+
+
+def fold_under_the_hood(cells) -> int:
+    "Fold the 'Under the hood' sections of a notebook's cells in place (before `prepare_for_html`); returns how many cells"
+    level, n = None, 0
+    for c in cells:
+        src = c.source if isinstance(c.source, str) else ''.join(c.source)
+        if c.cell_type == 'markdown':
+            lines, out, body = src.split('\n'), [], []
+            def flush():
+                if body and any(l.strip() for l in body):
+                    out.extend(['', f'<details class="site-hood"><summary>{HOOD_SUMMARY}</summary>', '', *body, '',
+                                '</details>', ''])
+                elif body: out.extend(body)
+                body.clear()
+            for line in lines:
+                m = _heading.match(line)
+                if m and (level is None or len(m.group(1)) <= level):
+                    if level is not None: flush()
+                    level = len(m.group(1)) if m.group(2).lower().startswith('under the hood') else None
+                    out.append(line)
+                elif level is not None: body.append(line)
+                else: out.append(line)
+            if level is not None: flush()
+            new = '\n'.join(out).strip('\n')
+            if new != src: c.source, n = new, n + 1
+        elif c.cell_type == 'code' and level is not None and src.strip():
+            if re.search(r'^\s*#\s*\|\s*(code-fold|hide|exports?\b)', src, re.MULTILINE): continue
+            c.source, n = f'#| code-fold: true\n#| code-summary: "{HOOD_SUMMARY}"\n' + src, n + 1
     return n
