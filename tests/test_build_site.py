@@ -248,3 +248,21 @@ def test_visible_words_counts_prose_and_open_code_only():
     opened = nbformat.v4.new_code_cell('a b'); opened.metadata.update(site_fold='Code', site_fold_open=True)
     hidden = nbformat.v4.new_code_cell('hidden code'); hidden.metadata['tags'] = ['remove_input']
     assert sc.visible_words([md, shown, folded, opened, hidden]) == 3 + 3 + 2
+
+
+def test_under_the_hood_sections_fold_on_the_site():
+    "An 'Under the hood' section keeps its heading; its prose goes into <details>, its code is folded, until the next heading"
+    import nbformat
+    import site_course as sc
+    M, C = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [M('## Step 1\ntext'), C('x = 1'), M('## Under the hood: fast\n\nprose'), C('y = 2'), C('#| code-fold: true\nz = 3'),
+             M('## Pitfalls\nshown'), C('w = 4')]
+    assert sc.fold_under_the_hood(cells) == 2
+    assert cells[0].source == '## Step 1\ntext' and cells[1].source == 'x = 1'
+    assert cells[2].source.startswith('## Under the hood: fast\n') and '<details class="site-hood">' in cells[2].source
+    assert cells[3].source.startswith('#| code-fold: true') and cells[4].source == '#| code-fold: true\nz = 3'
+    assert cells[5].source == '## Pitfalls\nshown' and cells[6].source == 'w = 4'
+    nb = nbformat.v4.new_notebook(cells=[M('# T'), *cells])
+    b.prepare_for_html(nb, 'T')
+    assert sc.visible_words(nb.cells) == sc.visible_words([M('# T'), M('## Step 1\ntext'), C('x = 1'),
+                                                          M('## Under the hood: fast'), M('## Pitfalls\nshown'), C('w = 4')])
