@@ -94,6 +94,50 @@ def test_metrics_listing():
     assert p.returncode == 0 and 'bleu' in p.stdout and 'chrf' in p.stdout
 
 
+# progress on stderr (issue 37): a bar per system and metric, stdout unchanged, --quiet | --progress for every command
+def test_progress_goes_to_stderr_and_quiet_silences_it(tmp_path):
+    "A bar per system and metric on stderr (stdout unchanged, even piped); with --quiet nothing on stderr"
+    h, r = tmp_path / 'h.txt', tmp_path / 'r.txt'
+    h.write_text('the cat sat on the mat\nhello world\nit is raining\n'); r.write_text('the cat sat on a mat\nhello there world\nit rains\n')
+    loud, quiet = (run('score', h, '-r', r, '-m', 'bleu,ter', '--segments', flag) for flag in ('--progress', '--quiet'))
+    assert loud.returncode == quiet.returncode == 0
+    assert loud.stdout == quiet.stdout and 'per segment:' in loud.stdout
+    assert quiet.stderr == ''
+    assert 'textmetrics-edu: [1/1] h: ter on 3 segments' in loud.stderr and '3/3' in loud.stderr
+    assert 'h: ter, segment by segment' in loud.stderr and 'textmetrics-edu' not in loud.stdout
+    from textmetrics_edu.app.cli import build_parser
+    with pytest.raises(SystemExit): build_parser().parse_args(['score', '--quiet', '--progress'])   # one or the other
+
+
+def test_progress_is_shown_once_a_run_takes_a_while(tmp_path, monkeypatch):
+    "Without --progress a run shows progress after PROGRESS_DELAY seconds (0 here); the stages advance it segment by segment"
+    import contextlib, io
+    from textmetrics_edu.app import cli
+    h = tmp_path / 'h.txt'; h.write_text(''.join(f'line {i} of the file\n' for i in range(7)))
+    monkeypatch.setattr(cli, 'PROGRESS_DELAY', 0.0)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): status = main(['score', str(h), '-r', str(h), '-m', 'ter'])
+    bars = err.getvalue().replace('\r', '\n')
+    assert status == 0 and 'h: ter on 7 segments' in bars and '7/7' in bars and 'textmetrics-edu' not in out.getvalue()
+    from textmetrics_edu import corpus_ter
+    from textmetrics_edu.core import progress_reporter
+    steps = []
+    with progress_reporter(lambda n, total: steps.append((n, total))): corpus_ter(['a b', 'c d e', 'f'], ['a b', 'c e', 'g'])
+    assert steps == [(1, 3)] * 3   # one report per segment, as TER's statistics are computed
+
+
+def test_every_command_takes_the_common_flags():
+    "--quiet and --progress are declared once (cli.common_arguments) and every sub-command has them"
+    from textmetrics_edu.app.cli import build_parser
+    import argparse
+    p = build_parser()
+    subs = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert {'score', 'metrics', 'perplexity', 'meta-eval', 'scale'} <= set(subs)
+    for name, sp in subs.items():
+        flags = {f for a in sp._actions for f in a.option_strings}
+        assert {'--quiet', '--progress'} <= flags, name
+
+
 @pytest.mark.parametrize('case', ['missing', 'lines', 'empty', 'latin1', 'unknown_metric', 'explain_range', 'no_refs'])
 def test_errors_are_one_line_and_status_2(tmp_path, case):
     good = tmp_path / 'good.txt'; good.write_text('a b c\nd e f\n')
@@ -137,47 +181,3 @@ def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
     got = out['systems'][0]['metrics']['ter']['score']
     assert got == pytest.approx(float(corpus_ter(hyps, refs, lowercase=False)), abs=1e-12)
     assert got != pytest.approx(float(corpus_ter(hyps, refs)), abs=1e-6)
-
-
-# ---------------------------------------------------------------- progress on stderr (issue 37)
-def test_progress_goes_to_stderr_and_quiet_silences_it(tmp_path):
-    "A bar per system and metric on stderr (stdout unchanged, even piped); with --quiet nothing on stderr"
-    h, r = tmp_path / 'h.txt', tmp_path / 'r.txt'
-    h.write_text('the cat sat on the mat\nhello world\nit is raining\n'); r.write_text('the cat sat on a mat\nhello there world\nit rains\n')
-    loud, quiet = (run('score', h, '-r', r, '-m', 'bleu,ter', '--segments', flag) for flag in ('--progress', '--quiet'))
-    assert loud.returncode == quiet.returncode == 0
-    assert loud.stdout == quiet.stdout and 'per segment:' in loud.stdout
-    assert quiet.stderr == ''
-    assert 'textmetrics-edu: [1/1] h: ter on 3 segments' in loud.stderr and '3/3' in loud.stderr
-    assert 'h: ter, segment by segment' in loud.stderr and 'textmetrics-edu' not in loud.stdout
-    from textmetrics_edu.app.cli import build_parser
-    with pytest.raises(SystemExit): build_parser().parse_args(['score', '--quiet', '--progress'])   # one or the other
-
-
-def test_progress_is_shown_once_a_run_takes_a_while(tmp_path, monkeypatch):
-    "Without --progress a run shows progress after PROGRESS_DELAY seconds (0 here); the stages advance it segment by segment"
-    import contextlib, io
-    from textmetrics_edu.app import cli
-    h = tmp_path / 'h.txt'; h.write_text(''.join(f'line {i} of the file\n' for i in range(7)))
-    monkeypatch.setattr(cli, 'PROGRESS_DELAY', 0.0)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): status = main(['score', str(h), '-r', str(h), '-m', 'ter'])
-    bars = err.getvalue().replace('\r', '\n')
-    assert status == 0 and 'h: ter on 7 segments' in bars and '7/7' in bars and 'textmetrics-edu' not in out.getvalue()
-    from textmetrics_edu import corpus_ter
-    from textmetrics_edu.core import progress_reporter
-    steps = []
-    with progress_reporter(lambda n, total: steps.append((n, total))): corpus_ter(['a b', 'c d e', 'f'], ['a b', 'c e', 'g'])
-    assert steps == [(1, 3)] * 3   # one report per segment, as TER's statistics are computed
-
-
-def test_every_command_takes_the_common_flags():
-    "--quiet and --progress are declared once (cli.common_arguments) and every sub-command has them"
-    from textmetrics_edu.app.cli import build_parser
-    import argparse
-    p = build_parser()
-    subs = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
-    assert {'score', 'metrics', 'perplexity', 'meta-eval', 'scale'} <= set(subs)
-    for name, sp in subs.items():
-        flags = {f for a in sp._actions for f in a.option_strings}
-        assert {'--quiet', '--progress'} <= flags, name
