@@ -123,7 +123,7 @@ def test_progress_is_shown_once_a_run_takes_a_while(tmp_path, monkeypatch):
     from textmetrics_edu.core import progress_reporter
     steps = []
     with progress_reporter(lambda n, total: steps.append((n, total))): corpus_ter(['a b', 'c d e', 'f'], ['a b', 'c e', 'g'])
-    assert steps == [(1, 3)] * 3   # one report per segment, as TER's statistics are computed
+    assert steps == [(0, 3)] + [(1, 3)] * 3   # the loop's start, then one report per segment
 
 
 def test_every_command_takes_the_common_flags():

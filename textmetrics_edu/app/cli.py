@@ -55,9 +55,11 @@ class Progress:
         delay = 0.0 if self.now else max(0.0, PROGRESS_DELAY - (time.monotonic() - self.t0))
         bar = tqdm(total=total, desc=f"textmetrics-edu: {desc}", file=sys.stderr, delay=delay, leave=True,
                    dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 5.0)
-        def advance(n, t):
-            if t is not None and t != bar.total: bar.reset(total=t) if bar.n == 0 else setattr(bar, 'total', t)
-            bar.update(n)
+        def advance(n, t):   # (0, total): a loop starts; its units are added to the bar's
+            if n == 0:
+                if bar.n == 0: bar.reset(total=t)
+                elif t is not None: bar.total = bar.n + t
+            else: bar.update(n)
         try:
             with progress_reporter(advance): yield bar
             if bar.total and bar.n < bar.total: bar.update(bar.total - bar.n)   # stages that report nothing: done

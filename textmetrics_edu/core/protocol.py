@@ -100,7 +100,7 @@ _REPORTER = contextvars.ContextVar('textmetrics_edu_progress', default=None)
 
 @contextmanager
 def progress_reporter(callback: Callable):  # callback(advance: int, total: int | None), called as work is done
-    "Within the block, the loops that use `progress_iter` report their progress to `callback`."
+    "Within the block, the loops that use `progress_iter` report to `callback`: (0, total) when a loop starts, then each item's units."
     token = _REPORTER.set({'callback': callback, 'busy': False})
     try: yield
     finally: _REPORTER.reset(token)
@@ -117,6 +117,7 @@ def progress_iter(items,  # the iterable a stage loops over
     def gen():
         rep['busy'] = True
         try:
+            rep['callback'](0, total)
             for x in items:
                 yield x
                 rep['callback'](1 if weight is None else weight(x), total)
