@@ -57,8 +57,7 @@ class Progress:
                    dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 5.0)
         def advance(n, t):   # (0, total): a loop starts; its units are added to the bar's
             if n == 0:
-                if bar.n == 0: bar.reset(total=t)
-                elif t is not None: bar.total = bar.n + t
+                if t is not None: bar.total = bar.n + t   # (not tqdm's reset(): it draws the bar before the delay)
             else: bar.update(n)
         try:
             with progress_reporter(advance): yield bar
