@@ -165,4 +165,4 @@ def test_cli_progress_and_segment_table(tmp_path):
     i = lines.index('per segment:')
     assert lines[i + 1].split() == ['segment', 'bleu', 'chrf'] and lines[i + 2].split()[0] == '1'
     quiet = subprocess.run([EXE, 'score', f, '-r', f], capture_output=True, text=True, timeout=300)
-    assert quiet.stderr == ''  # not a terminal, no --progress: nothing on stderr
+    assert quiet.stderr == ''  # a run shorter than cli.PROGRESS_DELAY, no --progress: nothing on stderr

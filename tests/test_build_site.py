@@ -34,6 +34,28 @@ def test_fenced_divs_become_callouts():
     assert b.convert_fenced_divs('no divs here\n').strip() == 'no divs here'
 
 
+def test_notebook_callouts_are_boxes_jupyterlab_draws():
+    "The notebooks' callouts are HTML boxes (JupyterLab shows Quarto's `:::` fences as text); the site reads them as fences"
+    import json
+    import nb_callouts
+    fenced = ':::{.callout-warning}\n## Careful\nbody *x*\n:::\nafter\n'
+    lines = nb_callouts.convert_lines(fenced.splitlines(keepends=True))
+    assert lines[0] == b.callout_open_html('warning') + '\n' and lines[1] == '\n' and lines[-2:] == ['</div>\n', 'after\n']
+    assert 'border-left: 5px solid #ffc107' in lines[0]   # the site's colour (site.css)
+    assert b.html_callouts_to_fenced(''.join(lines)) == '::: {.callout-warning}\n## Careful\nbody *x*\n\n:::\nafter\n'
+    untitled = ''.join(nb_callouts.convert_lines([':::{.callout-note}\n', 'body\n', ':::']))
+    assert '\n**Note**\n' in untitled and untitled.endswith('\n</div>')   # JupyterLab shows the label the site gives
+    assert b.html_callouts_to_fenced(untitled) == '::: {.callout-note}\nbody\n\n:::'
+    assert b.convert_fenced_divs(b.html_callouts_to_fenced(untitled)) == b.convert_fenced_divs(':::{.callout-note}\nbody\n\n:::')
+    nested = '<div class="callout callout-note">\n\n<div class="x">\n\ninner\n\n</div>\n\n</div>\n'
+    assert b.html_callouts_to_fenced(nested) == '::: {.callout-note}\n<div class="x">\n\ninner\n\n</div>\n\n:::\n'
+    assert b.html_callouts_to_fenced('<div>\nplain\n</div>') == '<div>\nplain\n</div>'   # other HTML untouched
+    for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):   # a new `:::` fence: run tools/nb_callouts.py
+        for c in json.loads(nb.read_text(encoding='utf-8'))['cells']:
+            if c['cell_type'] == 'markdown':
+                assert not any(nb_callouts._open.match(l.rstrip('\n')) for l in c['source']), f'{nb.name}: `:::` fence'
+
+
 def test_pandoc_link_attributes():
     assert b.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
         '<a href="https://x/y.py#L3" target="_blank" style="float:right">src</a>'

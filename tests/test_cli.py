@@ -32,7 +32,7 @@ def test_no_arguments_prints_the_bundled_sample_table():
 @pytest.mark.parametrize('module', ['textmetrics_edu', 'textmetrics_edu.app.cli'])
 def test_python_dash_m_runs_the_command_line(module):
     "`python -m textmetrics_edu` and `python -m textmetrics_edu.app.cli` are the console script (they printed nothing)"
-    for args in (['--help'], ['score']):
+    for args in (['--help'], ['score', '--quiet']):   # --quiet: a busy machine may pass the progress delay
         p = subprocess.run([sys.executable, '-m', module, *args], capture_output=True, text=True, timeout=600)
         assert (p.returncode, p.stdout, p.stderr) == (0, run(*args).stdout, ''), (module, args, p.stderr)
     assert p.stdout.startswith('bundled sample: WMT22 en-de')
@@ -92,6 +92,50 @@ def test_segments_and_explain(tmp_path):
 def test_metrics_listing():
     p = run('metrics')
     assert p.returncode == 0 and 'bleu' in p.stdout and 'chrf' in p.stdout
+
+
+# progress on stderr (issue 37): a bar per system and metric, stdout unchanged, --quiet | --progress for every command
+def test_progress_goes_to_stderr_and_quiet_silences_it(tmp_path):
+    "A bar per system and metric on stderr (stdout unchanged, even piped); with --quiet nothing on stderr"
+    h, r = tmp_path / 'h.txt', tmp_path / 'r.txt'
+    h.write_text('the cat sat on the mat\nhello world\nit is raining\n'); r.write_text('the cat sat on a mat\nhello there world\nit rains\n')
+    loud, quiet = (run('score', h, '-r', r, '-m', 'bleu,ter', '--segments', flag) for flag in ('--progress', '--quiet'))
+    assert loud.returncode == quiet.returncode == 0
+    assert loud.stdout == quiet.stdout and 'per segment:' in loud.stdout
+    assert quiet.stderr == ''
+    assert 'textmetrics-edu: [1/1] h: ter on 3 segments' in loud.stderr and '3/3' in loud.stderr
+    assert 'h: ter, segment by segment' in loud.stderr and 'textmetrics-edu' not in loud.stdout
+    from textmetrics_edu.app.cli import build_parser
+    with pytest.raises(SystemExit): build_parser().parse_args(['score', '--quiet', '--progress'])   # one or the other
+
+
+def test_progress_is_shown_once_a_run_takes_a_while(tmp_path, monkeypatch):
+    "Without --progress a run shows progress after PROGRESS_DELAY seconds (0 here); the stages advance it segment by segment"
+    import contextlib, io
+    from textmetrics_edu.app import cli
+    h = tmp_path / 'h.txt'; h.write_text(''.join(f'line {i} of the file\n' for i in range(7)))
+    monkeypatch.setattr(cli, 'PROGRESS_DELAY', 0.0)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): status = main(['score', str(h), '-r', str(h), '-m', 'ter'])
+    bars = err.getvalue().replace('\r', '\n')
+    assert status == 0 and 'h: ter on 7 segments' in bars and '7/7' in bars and 'textmetrics-edu' not in out.getvalue()
+    from textmetrics_edu import corpus_ter
+    from textmetrics_edu.core import progress_reporter
+    steps = []
+    with progress_reporter(lambda n, total: steps.append((n, total))): corpus_ter(['a b', 'c d e', 'f'], ['a b', 'c e', 'g'])
+    assert steps == [(0, 3)] + [(1, 3)] * 3   # the loop's start, then one report per segment
+
+
+def test_every_command_takes_the_common_flags():
+    "--quiet and --progress are declared once (cli.common_arguments) and every sub-command has them"
+    from textmetrics_edu.app.cli import build_parser
+    import argparse
+    p = build_parser()
+    subs = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert {'score', 'metrics', 'perplexity', 'meta-eval', 'scale'} <= set(subs)
+    for name, sp in subs.items():
+        flags = {f for a in sp._actions for f in a.option_strings}
+        assert {'--quiet', '--progress'} <= flags, name
 
 
 @pytest.mark.parametrize('case', ['missing', 'lines', 'empty', 'latin1', 'unknown_metric', 'explain_range', 'no_refs'])

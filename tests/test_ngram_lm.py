@@ -331,3 +331,57 @@ def test_nltk_entropy_of_unigrams_and_sums_to_one():
         assert ours.entropy([('a',), ('b',), ('c',)]) == pytest.approx(nl.entropy([('a',), ('b',), ('c',)]), abs=1e-12)
         assert sum(ours.score(w, ('a',)) for w in ours.words) == pytest.approx(1.0, abs=1e-12)
         assert sum(ours.score(w) for w in ours.words) == pytest.approx(1.0, abs=1e-12)
+
+
+# ---------------------------------------------------------------- what a sentence is (issue 37)
+AUSTEN = ('It is a truth universally acknowledged, that a single man in possession\r\n'
+          'of a good fortune, must be in want of a wife. Mr. Bennet replied that he had not.\r\n'
+          '   \r\n'
+          '"But it is," returned she; "for Mrs. Long has just been here."\r\n\r\n'
+          'Mr. Bennet made no answer. "Do you not want to know who has taken it?" cried his wife\r\n'
+          'impatiently. "You want to tell me, and I have no objection to hearing it." Mrs. Long says\r\n'
+          'that Netherfield is taken by a young man of large fortune.\r\n')
+
+
+def test_split_segments_line_paragraph_sentence():
+    from textmetrics_edu.lm.ngram_lm import split_segments, SEGMENTS
+    assert SEGMENTS == ('line', 'paragraph', 'sentence')
+    text = AUSTEN.replace('\r\n', '\n')
+    assert len(split_segments(text)) == 6   # the default: every non-blank line, a wrapped sentence cut in two
+    assert split_segments(text, 'paragraph')[:2] == [
+        'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of '
+        'a wife. Mr. Bennet replied that he had not.', '"But it is," returned she; "for Mrs. Long has just been here."']
+    assert split_segments(text, 'sentence')[:4] == [   # Punkt trained on the text: "Mr." and "Mrs." end no sentence
+        'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.',
+        'Mr. Bennet replied that he had not.', '"But it is," returned she; "for Mrs. Long has just been here."',
+        'Mr. Bennet made no answer.']
+    assert len(split_segments(text, 'sentence')) == 8 and len(split_segments(text, 'paragraph')) == 3
+    assert split_segments('', 'sentence') == split_segments(' \n\n', 'paragraph') == []
+    for bad in [lambda: split_segments(text, 'lines'), lambda: split_segments(None), lambda: read_sentences('x', segment='para')]:
+        with pytest.raises(MetricInputError, match='`segment`|`text`'): bad()
+
+
+def test_read_sentences_default_is_one_sentence_per_line(tmp_path):
+    "The default keeps what read_sentences always did (every non-blank line); CRLF files read the same"
+    lines = (DATA / 'lm' / 'tinyshakespeare' / 'test.txt').read_text(encoding='utf-8').splitlines()[:400]
+    f = tmp_path / 't.txt'; f.write_text('\n'.join(lines), encoding='utf-8')
+    assert read_sentences(f) == [lm_tokenize(l) for l in lines if l.strip()]
+    g = tmp_path / 'a.txt'; g.write_bytes(AUSTEN.encode('utf-8'))
+    assert [len(read_sentences(g, segment=s)) for s in ('line', 'paragraph', 'sentence')] == [6, 3, 8]
+    assert read_sentences(g, segment='sentence')[1] == ['mr', '.', 'bennet', 'replied', 'that', 'he', 'had', 'not', '.']
+
+
+def test_cli_perplexity_segment(tmp_path, capsys):
+    "--segment reaches both files and is reported (text and JSON); the default says it is one sentence per line"
+    g = tmp_path / 'a.txt'; g.write_bytes(AUSTEN.encode('utf-8'))
+    outs = {}
+    for seg in ('line', 'sentence'):
+        assert main(['perplexity', '--train', str(g), '--test', str(g), '--order', '2', '--unk-cutoff', '1',
+                     '--segment', seg, '--format', 'json']) == 0
+        outs[seg] = json.loads(capsys.readouterr().out)
+    assert (outs['line']['sentences'], outs['line']['segment'], outs['sentence']['sentences']) == (6, 'line', 8)
+    lm = train_ngram_lm(read_sentences(g, segment='sentence'), 2, 'kneser-ney', unk_cutoff=1, padding='eos', discount=0.75)
+    assert outs['sentence']['perplexity'] == pytest.approx(float(lm.perplexity(read_sentences(g, segment='sentence'))), rel=1e-12)
+    assert outs['sentence']['perplexity'] != pytest.approx(outs['line']['perplexity'])
+    assert main(['perplexity', '--train', str(g), '--test', str(g), '--order', '2']) == 0
+    assert '(--segment line)' in capsys.readouterr().out

@@ -9,17 +9,60 @@ import argparse
 import json
 import math
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from ..core import METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_metrics
+from ..core import (METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_metrics, progress_iter,
+                                 progress_reporter)
 from ..core.datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
-__all__ = ['CliError', 'discover_commands', 'build_parser', 'run_score', 'format_table', 'format_tsv', 'run_metrics', 'main']
+__all__ = ['PROGRESS_DELAY', 'CliError', 'common_arguments', 'Progress', 'discover_commands', 'build_parser', 'run_score',
+           'format_table', 'format_tsv', 'run_metrics', 'main']
 
 # %% ../../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
     "A user error: printed as one line on stderr, exit status 2."
+
+
+PROGRESS_DELAY = 3.0  # seconds: a run that ends sooner prints no progress (unless --progress)
+
+
+def common_arguments() -> argparse.ArgumentParser:
+    "The arguments of every sub-command, declared once (`build_parser` gives them to each): progress on stderr."
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group('progress (on stderr; stdout holds only the results)').add_mutually_exclusive_group()
+    g.add_argument('--quiet', action='store_true', help='no progress on stderr')
+    g.add_argument('--progress', action='store_true',
+                   help=f'progress from the start (default: once the run takes longer than {PROGRESS_DELAY:g} s)')
+    return p
+
+
+class Progress:
+    """Progress bars (tqdm) on stderr for one command-line run: shown once the run is `PROGRESS_DELAY` seconds old
+    (from the start with `--progress`), never with `--quiet`; stdout is not touched."""
+    def __init__(self, args):
+        self.quiet, self.now, self.t0 = getattr(args, 'quiet', False), getattr(args, 'progress', False), time.monotonic()
+
+    @contextmanager
+    def task(self, desc: str,  # what is being done, e.g. "[2/14] system: ter on 2,037 segments"
+             total: int | None = None,  # units of work (the stages may give their own: `core.progress_iter`)
+            ):
+        "A bar for one piece of work; the metric stages called in the block advance it (`core.progress_reporter`)."
+        if self.quiet: yield None; return
+        from tqdm import tqdm
+        delay = 0.0 if self.now else max(0.0, PROGRESS_DELAY - (time.monotonic() - self.t0))
+        bar = tqdm(total=total, desc=f"textmetrics-edu: {desc}", file=sys.stderr, delay=delay, leave=True,
+                   dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 5.0)
+        def advance(n, t):   # (0, total): a loop starts; its units are added to the bar's
+            if n == 0:
+                if t is not None: bar.total = bar.n + t   # (not tqdm's reset(): it draws the bar before the delay)
+            else: bar.update(n)
+        try:
+            with progress_reporter(advance): yield bar
+            if bar.total and bar.n < bar.total: bar.update(bar.total - bar.n)   # stages that report nothing: done
+        finally: bar.close()
 
 
 def _dest(flag: str) -> str: return 'f_' + flag.lstrip('-').replace('-', '_')
@@ -53,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     discover_metrics(); discover_commands()
     p = argparse.ArgumentParser(prog='textmetrics-edu', description='Metrics for generated text, derived and exact.')
     sub = p.add_subparsers(dest='command', metavar='COMMAND')
-    sc = sub.add_parser('score', help='score hypothesis files against reference files',
+    common = [common_arguments()]
+    sc = sub.add_parser('score', help='score hypothesis files against reference files', parents=common,
                         formatter_class=argparse.RawDescriptionHelpFormatter,
                         description='Score hypothesis files against reference files (one segment per line, UTF-8). '
                                     'With no files, score the bundled WMT22 en-de sample.\n'
@@ -67,7 +111,6 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument('--segments', action='store_true', help='also give per-segment (sentence-level) scores, as a table')
     sc.add_argument('--explain', type=int, metavar='N', help='print the derivation for segment N (1-based)')
     sc.add_argument('--percent', action='store_true', help='print scores x100 (sacreBLEU/WMT scale)')
-    sc.add_argument('--progress', action='store_true', help='report progress on stderr (default: only when it is a terminal)')
     groups, _ = _groups()
     seen = set()
     for title, rows in groups.items():
@@ -82,9 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
                 if o.type in (int, float): kw['type'] = o.type
                 if o.choices: kw['choices'] = o.choices
             g.add_argument(flag, **kw)
-    sub.add_parser('metrics', help='list the available metrics and their options')
+    sub.add_parser('metrics', help='list the available metrics and their options', parents=common)
     for c in COMMANDS.values():
-        cp = sub.add_parser(c.name, help=c.help, description=c.help)
+        cp = sub.add_parser(c.name, help=c.help, description=c.help, parents=common)
         c.add_arguments(cp)
     return p
 
@@ -149,18 +192,11 @@ def _metric_specs(names: str):
     return out
 
 
-def _progress(args):
-    "A function that reports progress on stderr, when it is a terminal or with --progress (else it does nothing)."
-    on = args.progress or sys.stderr.isatty()
-    def say(msg):
-        if on: print(f"textmetrics-edu: {msg}", file=sys.stderr, flush=True)
-    return say
-
-
 def _segment_scores(spec, result, hyps, refs, kw) -> list[float]:
     """Per-segment scores: the sentence function of each segment, or, for a metric without one whose segments are
     scored within the corpus (CIDEr: the IDF comes from all images), the corpus result's `segment_scores`."""
-    if spec.sentence_fn is not None: return [float(spec.sentence_fn(h, rf, **kw)) for h, rf in zip(hyps, refs)]
+    if spec.sentence_fn is not None:
+        return [float(spec.sentence_fn(h, rf, **kw)) for h, rf in progress_iter(zip(hyps, refs), len(hyps))]
     seg = getattr(result, 'segment_scores', None)
     if seg is not None and len(seg) == len(hyps): return [float(v) for v in seg]
     raise CliError(f"metric {spec.name!r} has no sentence-level score")
@@ -186,19 +222,21 @@ def run_score(args) -> int:
     if args.explain is not None and not 1 <= args.explain <= nseg:
         raise CliError(f"--explain {args.explain}: segment numbers run from 1 to {nseg}")
     scale = 100.0 if args.percent else 1.0
-    say = _progress(args)
+    progress = Progress(args)
     results, caveats = [], set()
     for k, (name, hyps) in enumerate(systems.items(), 1):
         row = {'name': name, 'metrics': {}}
         for s in specs:
-            say(f"[{k}/{len(systems)}] {name}: {s.name} on {nseg} segments")
             kw = _kwargs(s, args)
-            r = s.corpus_fn(hyps, refs, **kw)
+            with progress.task(f"[{k}/{len(systems)}] {name}: {s.name} on {nseg} segments", nseg):
+                r = s.corpus_fn(hyps, refs, **kw)
             caveat = getattr(r, 'note', '')   # a caveat the metric attaches to its number (e.g. rougeLsum = rougeL)
             if caveat and caveat not in caveats:
                 caveats.add(caveat); print(f"textmetrics-edu: note: {caveat}", file=sys.stderr)
             m = {'score': float(r) * scale, 'higher_is_better': s.higher_is_better, 'signature': r.signature}
-            if args.segments: m['segments'] = [v * scale for v in _segment_scores(s, r, hyps, refs, kw)]
+            if args.segments:
+                with progress.task(f"[{k}/{len(systems)}] {name}: {s.name}, segment by segment", nseg):
+                    m['segments'] = [v * scale for v in _segment_scores(s, r, hyps, refs, kw)]
             if args.explain is not None: m['explain'] = _explain_segment(s, r, hyps, refs, kw, args.explain - 1)
             row['metrics'][s.name] = m
         results.append(row)

@@ -27,7 +27,6 @@ def _meta_eval_arguments(p):
     p.add_argument('--n-resamples', type=int, default=1000)
     p.add_argument('--seed', type=int, default=12345)
     p.add_argument('--format', choices=('text', 'json'), default='text')
-    p.add_argument('--quiet', action='store_true', help='no progress on stderr')
     p.add_argument('--lower-is-better', default='', metavar='NAMES',
                    help="comma-separated metrics of --metric-scores where lower is better (error rates), besides the "
                         "registered ones (ter, wer, ...), whose direction is known")

@@ -7,7 +7,7 @@ import json
 import math
 
 from ..core import CommandSpec, register_command
-from ..lm.ngram_lm import SMOOTHINGS, read_sentences, train_ngram_lm
+from ..lm.ngram_lm import SEGMENTS, SMOOTHINGS, read_sentences, train_ngram_lm
 
 # %% auto #0
 __all__ = ['PERPLEXITY_DEFAULTS']
@@ -19,8 +19,12 @@ PERPLEXITY_DEFAULTS = {'field': dict(padding='eos', kneser_ney_discount=0.75),
 
 
 def _ppl_arguments(p):
-    p.add_argument('--train', required=True, metavar='FILE', help='training text, one sentence per line (UTF-8)')
-    p.add_argument('--test', required=True, metavar='FILE', help='test text, one sentence per line (UTF-8)')
+    p.add_argument('--train', required=True, metavar='FILE', help='training text (UTF-8), cut into sentences by --segment')
+    p.add_argument('--test', required=True, metavar='FILE', help='test text (UTF-8), cut into sentences by --segment')
+    p.add_argument('--segment', choices=SEGMENTS, default='line',
+                   help="what a sentence (padded with <s> ... </s>) is: 'line' (default): every non-blank line, as in "
+                        "one-sentence-per-line corpora; 'paragraph': blocks between blank lines, hard-wrapped lines "
+                        "joined; 'sentence': those paragraphs split by NLTK's Punkt trained on the file itself")
     p.add_argument('--order', type=int, default=3, help='n-gram order n (default 3)')
     p.add_argument('--smoothing', choices=SMOOTHINGS, default='kneser-ney', help='estimator (default kneser-ney)')
     p.add_argument('--unk-cutoff', type=int, default=2, help='training words seen fewer times become <UNK> (default 2)')
@@ -38,17 +42,17 @@ def _ppl_run(args) -> int:
     discount = args.discount
     if discount is None and args.smoothing == 'kneser-ney': discount = d['kneser_ney_discount']
     opts = {k: v for k, v in (('discount', discount), ('gamma', args.gamma)) if v is not None}
-    lm = train_ngram_lm(read_sentences(args.train), args.order, args.smoothing, unk_cutoff=args.unk_cutoff,
+    lm = train_ngram_lm(read_sentences(args.train, args.segment), args.order, args.smoothing, unk_cutoff=args.unk_cutoff,
                         padding=args.padding or d['padding'], **opts)
-    r = lm.perplexity(read_sentences(args.test))
+    r = lm.perplexity(read_sentences(args.test, args.segment))
     fin = lambda x: x if math.isfinite(x) else None
     if args.format == 'json':
         print(json.dumps({'perplexity': fin(float(r)), 'cross_entropy_bits': fin(r.cross_entropy_bits), 'tokens': r.tokens,
-                          'oov': r.oov, 'zero_prob_tokens': r.zero_prob_tokens, 'sentences': r.sequences,
+                          'oov': r.oov, 'zero_prob_tokens': r.zero_prob_tokens, 'sentences': r.sequences, 'segment': args.segment,
                           'vocab_size': lm.V, 'order': lm.order, 'smoothing': lm.smoothing, 'signature': r.signature}, indent=2))
     else:
         print(f"perplexity = {float(r):.4f}  (cross-entropy {r.cross_entropy_bits:.4f} bits/token over {r.tokens} tokens, "
-              f"{r.sequences} sentences; {r.oov} OOV test tokens scored as <UNK>; vocabulary {lm.V})")
+              f"{r.sequences} sentences (--segment {args.segment}); {r.oov} OOV test tokens scored as <UNK>; vocabulary {lm.V})")
         if r.zero_prob_tokens: print(f"infinite: {r.zero_prob_tokens} token(s) had probability 0 under {lm.smoothing}")
         print(r.signature)
     return 0

@@ -36,7 +36,6 @@ def _scale_arguments(p):
     p.add_argument('-m', '--metrics', default='bleu,chrf', help='comma-separated metric names whose statistics add up')
     p.add_argument('--format', choices=('text', 'json', 'tsv'), default='text')
     p.add_argument('--percent', action='store_true', help='print scores x100 (sacreBLEU/WMT scale)')
-    p.add_argument('--progress', action='store_true', help="the engine's progress bar on stderr (default: when a terminal)")
     g = p.add_argument_group('engine')
     for o in SCALE_OPTIONS:
         kw = dict(help=f"{o.doc} (default {o.default})", dest=o.name, default=o.default)
@@ -110,7 +109,7 @@ def _scale_run(args) -> int:
         scale_plan(s.name, **_metric_kwargs(s, args))   # refused before any file is read (e.g. self_bleu)
     names = [Path(h).stem for h in args.hyps]
     if len(set(names)) < len(names): names = [str(h) for h in args.hyps]
-    progress = args.progress or sys.stderr.isatty()
+    progress = args.progress or (sys.stderr.isatty() and not args.quiet)   # the common flags (cli.common_arguments)
     scale = 100.0 if args.percent else 1.0
     results, nseg = [], None
     with scheduler(o['scheduler'], o['workers'], o['address']) as where:

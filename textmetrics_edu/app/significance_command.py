@@ -35,8 +35,10 @@ def _run(args) -> int:
     refs = streams[0] if len(streams) == 1 else [list(x) for x in zip(*streams)]
     names = list(systems)
     out = []
-    for metric in [m.strip() for m in args.metrics.split(',') if m.strip()]:
-        for name in names[1:]:
+    from textmetrics_edu.app.cli import Progress   # progress on stderr (--quiet, --progress: the common flags)
+    progress, metrics = Progress(args), [m.strip() for m in args.metrics.split(',') if m.strip()]
+    for k, (metric, name) in enumerate([(m, s) for m in metrics for s in names[1:]], 1):
+        with progress.task(f"[{k}/{len(metrics) * (len(names) - 1)}] {metric}: {name} against {names[0]}"):
             r = paired_test(systems[names[0]], systems[name], refs, metric=metric, test=args.test,
                             n_samples=args.n_samples, seed=args.seed)
             out.append(dict(metric=metric, baseline=names[0], system=name, baseline_score=r.baseline_score,

@@ -10,8 +10,9 @@ from typing import Any, Callable, Sequence
 from .inputs import MetricInputError, TextmetricsDeprecationWarning, _is_seq, check_corpus, check_refs_of_segment, check_text
 
 # %% auto #0
-__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'n_refs_label', 'Metric', 'io_names', 'accepts_tool_names',
-           'corpus_fn', 'sentence_fn', 'detail', 'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row']
+__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'n_refs_label', 'Metric',
+           'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail', 'fieldwise_total', 'total_stats',
+           'stats_row', 'stats_from_row']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -90,6 +91,39 @@ def validate_options(options: Sequence[Option],  # the metric's options
         out[o.name] = o.check(v, metric, as_name=k)
     return {o.name: out.get(o.name, o.default) for o in options}
 
+# %% ../../nbs/00_core.ipynb #a0222c0b
+import contextvars
+from contextlib import contextmanager
+
+_REPORTER = contextvars.ContextVar('textmetrics_edu_progress', default=None)
+
+
+@contextmanager
+def progress_reporter(callback: Callable):  # callback(advance: int, total: int | None), called as work is done
+    "Within the block, the loops that use `progress_iter` report to `callback`: (0, total) when a loop starts, then each item's units."
+    token = _REPORTER.set({'callback': callback, 'busy': False})
+    try: yield
+    finally: _REPORTER.reset(token)
+
+
+def progress_iter(items,  # the iterable a stage loops over
+                  total: int | None = None,  # the units of work in all (default: `len(items)` if it has one)
+                  weight: Callable | None = None,  # weight(item) -> units the item stands for (default 1)
+                 ):  # `items` itself when no reporter is installed (or an outer loop reports already)
+    "Iterate over `items`, reporting each item's units of work to the installed `progress_reporter`."
+    rep = _REPORTER.get()
+    if rep is None or rep['busy']: return items
+    if total is None and hasattr(items, '__len__'): total = len(items)
+    def gen():
+        rep['busy'] = True
+        try:
+            rep['callback'](0, total)
+            for x in items:
+                yield x
+                rep['callback'](1 if weight is None else weight(x), total)
+        finally: rep['busy'] = False
+    return gen()
+
 # %% ../../nbs/00_core.ipynb #e331ad7b
 def n_refs_label(refs: Sequence[Sequence[str]]) -> int | str:
     "The `nrefs` of a signature: the number of references per segment, or 'var' when it varies."
@@ -139,7 +173,7 @@ class Metric:
             raise MetricInputError(f"{self.name}: no per-segment statistics (its corpus function computes the score)")
         if self.batch_stats: return self.batch_stats(hyps, refs, opts)
         prep = self.prepare_refs(refs, opts) if self.prepare_refs else refs
-        return [self.segment_stats(h, r, opts) for h, r in zip(hyps, prep)]
+        return [self.segment_stats(h, r, opts) for h, r in progress_iter(zip(hyps, prep), len(hyps))]
 
     def corpus(self, hyps, refs, **given):
         "The corpus score: statistics summed over segments, then one score (see `corpus_fn`)."

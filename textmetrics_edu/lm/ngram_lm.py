@@ -19,9 +19,9 @@ from ..kernels.ngram_lm_base import (
 from .perplexity import PerplexityResult, perplexity_from_stats
 
 # %% auto #0
-__all__ = ['lm_tokenize', 'read_sentences', 'NgramCounts', 'count_ngrams', 'ngram_prob', 'LMPerplexityResult', 'ngram_perplexity',
-           'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'pad_sentence', 'check_sentences',
-           'check_lm_options', 'lm_signature']
+__all__ = ['SEGMENTS', 'lm_tokenize', 'split_segments', 'read_sentences', 'NgramCounts', 'count_ngrams', 'ngram_prob',
+           'LMPerplexityResult', 'ngram_perplexity', 'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK', 'SMOOTHINGS',
+           'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']
 
 # %% ../../nbs/31_ngram_lm.ipynb #2e5bf8a3
 _LM_TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
@@ -34,14 +34,40 @@ def lm_tokenize(line: str,  # one line of text
     return _LM_TOKEN.findall(line.lower())
 
 
+SEGMENTS = ('line', 'paragraph', 'sentence')   # how a text becomes the sentences a model pads and scores
+
+
+def split_segments(text: str,  # a whole text
+                   segment: str = 'line',  # one of SEGMENTS (see below)
+                  ) -> list[str]:  # the sentences, stripped, none empty
+    """The units of a text that a language model scores, each padded with its own <s> and </s>.
+    'line': every non-blank line (one-sentence-per-line corpora: Tiny Shakespeare's verse lines, WMT test sets);
+    'paragraph': the blocks between blank lines, their lines joined with a space (hard-wrapped prose);
+    'sentence': those paragraphs split into sentences by NLTK's `PunktSentenceTokenizer` trained, unsupervised, on
+    `text` itself (it learns the text's abbreviations, such as *Mr.*). NLTK's pretrained English Punkt (`punkt_tab`)
+    is a separate download that this package does not assume, so the split does not depend on what is installed."""
+    if not isinstance(text, str): raise MetricInputError(f"`text` must be a str, got {type(text).__name__}")
+    if segment not in SEGMENTS: raise MetricInputError(f"`segment` must be one of {list(SEGMENTS)}, got {segment!r}")
+    if segment == 'line': return [l.strip() for l in text.splitlines() if l.strip()]
+    paras = [' '.join(l.strip() for l in block.splitlines() if l.strip()) for block in re.split(r'\n[ \t\r\f\v]*\n', text)]
+    paras = [p for p in paras if p]
+    if segment == 'paragraph' or not paras: return paras
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    punkt = PunktSentenceTokenizer('\n\n'.join(paras))
+    return [s.strip() for p in paras for s in punkt.tokenize(p) if s.strip()]
+
+
 def read_sentences(path: str | Path,  # a UTF-8 text file
-                  ) -> list[list[str]]:  # one token list per non-blank line
-    "Read a text file as sentences (one per non-blank line), tokenized with `lm_tokenize`."
+                   segment: str = 'line',  # 'line' (every non-blank line is a sentence), 'paragraph' or 'sentence'
+                  ) -> list[list[str]]:  # one token list per sentence
+    """Read a text file as sentences (`split_segments`: by default one per non-blank line, so a hard-wrapped
+    paragraph becomes one "sentence" per line), tokenized with `lm_tokenize`."""
+    if segment not in SEGMENTS: raise MetricInputError(f"`segment` must be one of {list(SEGMENTS)}, got {segment!r}")
     p = Path(path)
     if not p.is_file(): raise MetricInputError(f"`path`: no such file: {p}")
     try: text = p.read_text(encoding='utf-8')
     except UnicodeDecodeError as e: raise MetricInputError(f"`path`: {p} is not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return [lm_tokenize(l) for l in text.splitlines() if l.strip()]
+    return [lm_tokenize(s) for s in split_segments(text, segment)]
 
 # %% ../../nbs/31_ngram_lm.ipynb #e886d6ff
 _all_ = ['BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']

