@@ -1,4 +1,10 @@
-# Converts our MT-Bench votes.tsv into the two vote files compute_agreement.py reads (FastChat's layout).
+"""Convert our MT-Bench votes (tests/data/judges/votes.tsv) into the two vote files FastChat's
+`llm_judge/compute_agreement.py` reads: human_judgments.json and gpt4_pair_judgments.json in the current folder.
+
+    python tools/make_fastchat_votefiles.py tests/data/judges/votes.tsv
+
+(then run compute_agreement.py outside this repository; see tests/data/judges/README.md).
+"""
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter='\t'))
 human = [dict(question_id=int(r['question_id']), model_a=r['model_a'], model_b=r['model_b'], winner=r['human_winner'],
