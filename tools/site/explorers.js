@@ -97,7 +97,7 @@ function serve(port, ready) {
     if (started.save) {   // after the first reply: the page is live before the snapshot is taken
       const save = started.save;
       started.save = null;
-      setTimeout(() => save().then((s) => port.postMessage({ snapshot: 'saved', ...s }),
+      setTimeout(() => save().then((s) => port.postMessage({ saved: s }),
                                    (err) => console.warn('textmetrics_edu: the runtime snapshot was not saved:', err)), 50);
     }
   };
@@ -228,7 +228,7 @@ function pageMain() {
   worker.onmessage = ({ data }) => {
     if (data.id !== undefined) { waiting.get(data.id)(data); waiting.delete(data.id); }
     else if (data.pending) { live.pending = data.pending; live.step = data.step || live.step; progress(); }
-    else if (data.snapshot) { live.snapshot = data.snapshot; live.snapshot_bytes = data.bytes; live.snapshot_seconds = data.seconds; }
+    else if (data.saved) { live.snapshot = 'saved'; live.snapshot_bytes = data.saved.bytes; live.snapshot_seconds = data.saved.seconds; }
     else if (data.failed) fail(`${live.pending}: ${data.failed}`);
     else if (data.ready) {
       live.seconds = data.seconds;
