@@ -236,3 +236,12 @@ def test_documentation_kernel_reruns_only_what_show_doc_needs():
     assert runs('import a\nfrom b import c') and runs('#| export\ndef f(): pass') and runs('show_doc(f)')
     assert not runs('from a import b\nx = f(b)') and not runs('x = 1') and not runs('if t:\n    import torch\n    y = 2')
     assert not runs('#| eval: false\nimport a')
+
+
+def test_page_subtitle_renders_its_code_spans():
+    "Issue 37: the scale lesson's subtitle showed raw backticks (`corpus_<metric>`): code spans become <code>, escaped"
+    assert b.inline_code_html('The same numbers as `corpus_<metric>`, bit for bit & more') == \
+        'The same numbers as <code>corpus_&lt;metric&gt;</code>, bit for bit &amp; more'
+    assert b.inline_code_html('no code <b>') == 'no code &lt;b&gt;'
+    assert b.inline_code_html('an unpaired ` stays') == 'an unpaired ` stays'
+    assert 'description_html' in (b.SITE_ASSETS / 'page.html.j2').read_text()

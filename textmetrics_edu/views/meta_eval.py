@@ -11,6 +11,7 @@ from ..core import MetricInputError
 from ..kernels.meta_eval_python import pearson_r, spearman_rho, kendall_tau_b
 from ..stats.correlations import pairwise_accuracy
 from ..stats.meta_eval import score_tables
+from .html import svg_size
 
 # %% auto #0
 __all__ = ['EXPLORER_STATISTICS', 'table_html', 'render_meta_eval_html', 'meta_eval_explorer', 'wmt22_system_scores',
@@ -49,14 +50,13 @@ def _tick_label(v: float, step: float) -> str:
 
 def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel='human', highlight=()):
     """A small SVG scatter plot with the points labelled, tick values on both axes and the least-squares line (standard
-    library only). It scales down to a narrow column (a phone) instead of overflowing it (`viewBox`, `max-width`)."""
+    library only). It scales down to a narrow column (a phone) instead of overflowing it (`svg_size`)."""
     pad, left = 40, 56   # the frame's margins (left: the vertical axis' tick values and label)
     x0, x1 = min(xs), max(xs); y0, y1 = min(ys), max(ys)
     x1 = x1 if x1 > x0 else x0 + 1; y1 = y1 if y1 > y0 else y0 + 1
     X = lambda x: left + (x - x0) / (x1 - x0) * (width - left - pad)
     Y = lambda y: height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' viewBox='0 0 {width} {height}' "
-             f"style='max-width:100%;height:auto' class='tme-scatter' role='img' "
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' {svg_size(width, height)} class='tme-scatter' role='img' "
              f"aria-label='{html.escape(ylabel, quote=True)} against {html.escape(xlabel, quote=True)}'>",
              f"<rect x='{left}' y='{pad}' width='{width - left - pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
     xt, yt = _ticks(x0, x1), _ticks(y0, y1)
