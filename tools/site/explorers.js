@@ -18,9 +18,10 @@
 // page's worker starts from it (`_loadSnapshot`) instead of initialising Python and importing the package again
 // (bench/bench_live_explorers.py measures both starts). Without Cache Storage (a site served over plain HTTP from
 // another host) every page starts afresh; a snapshot that does not load is deleted and the page starts afresh.
-// Progress, for readers (the status line and its bar) and tests: window.tmeLive = {state, pending, step, steps, error,
-// seconds, marks, snapshot}, with state 'loading' -> 'ready' (or 'failed': the static pictures stay); marks: when each
-// start-up step ended; snapshot: 'saved' (this start saved one), 'restored' (started from one) or null.
+// Progress, for readers (the status line and its bar) and tests: window.tmeLive = {state, pending, step, steps, shown,
+// error, seconds, marks, snapshot}, with state 'loading' -> 'ready' (or 'failed': the static pictures stay); step: the
+// start-up step (of `steps`) under way; shown: the steps the status line showed; marks: when each step ended; snapshot:
+// 'saved' (this start saved one), 'restored' (started from one) or null.
 
 const HERE = new URL('.', import.meta.url);
 
@@ -135,6 +136,7 @@ function showProgress(root, live, since) {
     s.after(bar);
   }
   bar.value = live.step - 1 + 0.5;
+  if (live.shown.at(-1) !== live.step) live.shown.push(live.step);   // the steps a reader saw (tests)
   const secs = Math.max(0, (performance.now() - since) / 1000).toFixed(1);
   s.textContent = `Starting Python in your browser, step ${live.step} of ${STEPS}: ${live.pending} (${secs} s). ` +
                   'The picture below is static until then.';
@@ -187,7 +189,7 @@ function pageMain() {
   const roots = [...document.querySelectorAll('.tme-live')];
   if (!roots.length || window.tmeLive) return;
   const live = (window.tmeLive = { state: 'loading', pending: 'the Python runtime (pyodide)', step: 1, steps: STEPS,
-                                     error: null, seconds: null, snapshot: null });
+                                     error: null, seconds: null, snapshot: null, shown: [] });
   const css = document.createElement('link');
   css.rel = 'stylesheet';
   css.href = new URL('explorers.css', HERE).href;
