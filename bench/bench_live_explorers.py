@@ -37,8 +37,13 @@ page is parsed), `loadPyodide` ends 2.7-3.1 s later, unpacking and importing the
 0.3 s. Starting the worker from <head> instead (worker at 0.2 s) made `loadPyodide` 0.7 s slower, competing with the
 page's own parse and MathJax for the 2 cores: no gain (alternated runs, same site otherwise), so it is not done.
 
-Measured 2026-12-02 (snapshot in Cache Storage; see the end of this file's output for the figures of a run): see
-tools/site/README.md, "Live explorers", for the figures and the command.
+Measured 2026-12-02 02:13 UTC, the runtime's snapshot in Cache Storage (tools/site/explorers.js), this command with
+`--pages bleu.html chrf.html rouge.html --repeat 2`, the machine shared (load average 20-24; no idle run was possible):
+cold 20.6 / 29.5 s; next page in the same tab 3.8 / 4.1 s (chrf.html) and 6.2 / 8.8 s (rouge.html: its page takes 3.3-3.7 s
+to parse before the worker starts; the worker's start from the snapshot 1.5-3.0 s); the same next page without the
+snapshot (HTTP cache only: every next page before) 18.8 / 20.4 s. Node, the same starts: cold 4.9 CPU-s, from the
+snapshot 0.47 CPU-s, so on an idle machine (CPU-s ~ wall time) the next page should be live in about 1-1.5 s (not
+measured idle).
 """
 import argparse
 import functools
