@@ -288,3 +288,12 @@ def test_under_the_hood_sections_fold_on_the_site():
     b.prepare_for_html(nb, 'T')
     assert sc.visible_words(nb.cells) == sc.visible_words([M('# T'), M('## Step 1\ntext'), C('x = 1'),
                                                           M('## Under the hood: fast'), M('## Pitfalls\nshown'), C('w = 4')])
+
+
+def test_page_subtitle_renders_its_code_spans():
+    "Issue 37: the scale lesson's subtitle showed raw backticks (`corpus_<metric>`): code spans become <code>, escaped"
+    assert b.inline_code_html('The same numbers as `corpus_<metric>`, bit for bit & more') == \
+        'The same numbers as <code>corpus_&lt;metric&gt;</code>, bit for bit &amp; more'
+    assert b.inline_code_html('no code <b>') == 'no code &lt;b&gt;'
+    assert b.inline_code_html('an unpaired ` stays') == 'an unpaired ` stays'
+    assert 'description_html' in (b.SITE_ASSETS / 'page.html.j2').read_text()

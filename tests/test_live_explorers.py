@@ -358,3 +358,38 @@ def test_without_shared_workers_each_page_starts_its_own(site, browser, site_ser
         assert visit.problems() == [], '\n'.join(visit.problems())
     finally:
         ctx.close()
+
+
+@browser_only
+def test_next_page_starts_from_the_saved_runtime(site, browser, site_server, site_context):
+    """Issue 37: each click to the next lesson in the same tab started Python from scratch (the SharedWorker dies with
+    the page). The first runtime saves a snapshot of itself in Cache Storage; the next page's worker starts from it,
+    shows its progress (step k of 4) and renders as CPython does. In the run's one context the SharedWorker never dies
+    (a page keeps it), so the next page is a page with a dedicated Worker (SharedWorker hidden): the same start from
+    the snapshot, in the same storage, as after a navigation."""
+    from conftest import Visit
+    first = Visit(browser, site_server, 'bleu.html', ctx=site_context)
+    second = None
+    try:
+        _wait_ready(first.page, 'bleu.html')
+        has_snapshot = """async () => (await (await caches.open('textmetrics_edu-live')).keys())
+                          .some(r => r.url.includes('textmetrics_edu.snapshot?'))"""
+        t0 = time.time()
+        while not first.page.evaluate(has_snapshot):   # saved once the shared runtime's first page rendered
+            assert time.time() - t0 < READY_TIMEOUT_MS / 1000, 'the runtime saved no snapshot in Cache Storage'
+            time.sleep(0.25)
+        second = site_context.new_page()
+        errors = []
+        second.on('console', lambda m: errors.append(m.text) if m.type in ('error', 'warning') and 'textmetrics_edu' in m.text else None)
+        second.add_init_script('delete window.SharedWorker;')
+        second.goto(site_server + 'chrf.html', wait_until='commit')
+        st = _wait_ready(second, 'chrf.html')
+        assert st['shared'] is False and st['snapshot'] == 'restored', st
+        assert st['shown'][0] == 1 and st['shown'][-1] == 4, f"the progress steps shown: {st['shown']}"
+        _check_root(second, second.locator('.tme-live').first, 'chrf_restored', shots=False, every=False)
+        assert second.locator('.tme-live-progress').count() == 0, 'the progress bar goes once live'
+        assert errors == [], errors
+        print(f"next page from the snapshot: runtime in {st['seconds']:.2f} s")
+    finally:
+        first.close()
+        if second is not None: second.close()

@@ -462,3 +462,24 @@ def test_seeds_and_counts_are_checked(ru_sys, bad, capsys):
 def test_williams_test_refuses_what_no_data_gives(args, match):
     "Correlations no three variables can have (a negative determinant: `math domain error` before), nan, n not an int > 3"
     with pytest.raises(MetricInputError, match=match): williams_test(*args)
+
+
+def test_scatter_has_tick_values_and_fits_a_phone():
+    """Issue 37: the explorer's scatter had no tick values, and at 390 px it was cut off (a fixed 420 px SVG). Both axes
+    now carry round tick values inside the data's range, and the SVG scales down (`svg_size`: viewBox, max-width)."""
+    import re
+    metric = {'A': 0.21, 'B': 0.27, 'C': 0.35, 'D': 0.30}
+    human = {'A': -0.4, 'B': 0.1, 'C': 0.55, 'D': 0.2}
+    out = render_meta_eval_html(metric, human)
+    svg = out[out.index('<svg'):]
+    assert "viewBox='0 0 420 300'" in svg and 'max-width:100%' in svg and "overflow='visible'" not in svg
+    ticks = [(float(x), float(y), t) for x, y, t in
+             re.findall(r"<text x='([\d.]+)' y='([\d.]+)' font-size='9' fill='#555'[^>]*>([^<]+)</text>", svg)]
+    xt = [float(t) for x, y, t in ticks if y == max(y for _, y, _ in ticks)]   # under the frame
+    yt = [float(t) for x, y, t in ticks if x == min(x for x, _, _ in ticks)]   # left of it
+    for vals, data in ((xt, metric.values()), (yt, human.values())):
+        assert 2 <= len(vals) <= 6 and min(data) - 1e-9 <= min(vals) and max(vals) <= max(data) + 1e-9, vals
+        steps = {round(b - a, 9) for a, b in zip(vals, vals[1:])}
+        assert len(steps) == 1, vals   # evenly spaced
+        step = steps.pop()
+        assert round(step / 10 ** np.floor(np.log10(step)), 6) in (1, 2, 5), step   # round: 1, 2 or 5 x 10^k

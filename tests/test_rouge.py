@@ -589,3 +589,27 @@ def test_rougelsum_sentence_separator_and_the_cli_note(tmp_path):
     assert p.returncode == 0 and p.stderr == ''
     rows = {l.split('\t')[1]: float(l.split('\t')[3]) for l in p.stdout.splitlines()[1:]}
     assert rows['rougeLsum'] == pytest.approx(1.0) and rows['rougeL'] < 0.7
+
+
+def test_explorer_says_which_reference_each_figure_comes_from():
+    """Issue 37: with two references the table's rougeL (from the best reference) sat under the first reference's LCS
+    table, and rouge1 came from reference 1 unsaid. Each row now names its reference, the LCS table is rougeL's."""
+    hyp = 'the guard arrived late because of the rain'
+    refs = ['the guard came late because of the storm', 'because of the rain the guard arrived late']
+    page = render_rouge_html(hyp, refs, n=2)
+    rows = re.findall(r"<tr><td>(rouge\w+)</td><td>[\d.]+</td><td>[\d.]+</td><td><b>([\d.]+)</b></td><td>(\d+)</td></tr>",
+                      page)
+    assert [t for t, _, _ in rows] == ['rouge1', 'rouge2', 'rougeL', 'rougeW', 'rougeSU']
+    froms = {t: int(j) for t, _, j in rows}
+    for t, f, j in rows:
+        r = sentence_rouge(hyp, refs, t)
+        assert f'{float(r):.4f}' == f and r.best_refs[0] + 1 == int(j), t
+    assert froms['rouge1'] != froms['rougeL'], 'the example has its figures from different references'
+    jl = froms['rougeL'] - 1
+    assert f"the LCS with reference {jl + 1}" in page
+    assert f"LCS = {int(sentence_rouge(hyp, [refs[jl]], 'rougeL').hits[0])}:" in page   # the table under it is rougeL's
+    # the n-gram rows are against the reference of their ROUGE-N figure
+    ngram_refs = set(re.findall(r"<tr><td>1</td><td>(\d+)</td><td><code>", page))
+    assert ngram_refs == {str(froms['rouge1'])}
+    one = render_rouge_html(hyp, refs[:1])
+    assert 'references: each variant keeps' not in one and re.search(r'<td>1</td></tr>', one)

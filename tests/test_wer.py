@@ -284,3 +284,24 @@ def test_use_aligner_choices():
         with pytest.raises(MetricInputError, match='needs the rapidfuzz package'): use_aligner('rapidfuzz')
     finally:
         E._RF = saved
+
+
+def test_explorer_normalisation_control_from_the_option_and_the_case_note():
+    """Issue 37: the WER explorer had no normalisation control, and counted I/i as an error beside a TER that lowercases,
+    unexplained. The control is derived from WER's declared `normalize` Option (its `ui` names); the renderer applies it
+    to WER, CER and the alignment, and says why TER differs on case."""
+    from textmetrics_edu.metrics.wer import WER_METRICS, NORMALIZERS
+    from textmetrics_edu.views.explorer import option_control
+    from textmetrics_edu.views.alignment import render_alignment_html
+    opt = {o.name: o for o in WER_METRICS['wer'].options}['normalize']
+    c = option_control(opt, 'none')
+    assert c.kind == 'choice' and c.options == tuple(NORMALIZERS) and c.label == 'normalisation'
+    hyp, ref = 'I think the cat sat', 'i think the cat sat on it'
+    for norm in c.options:
+        page = render_alignment_html(hyp, ref, plot='html', normalize=norm)
+        assert f"<b>WER {sentence_wer(hyp, ref, normalize=norm).wer:.4f}</b>" in page, norm
+        assert f"<b>CER {float(sentence_cer(hyp, ref, normalize=norm)):.4f}</b>" in page, norm
+        assert ('TER lowercases by default' in page) == (norm == 'none'), norm   # only where WER still sees the case
+    assert 'after normalisation' in render_alignment_html(hyp, ref, plot='html', normalize='basic')
+    assert 'TER lowercases' not in render_alignment_html('i think', 'i think so', plot='html')
+    assert 'tme-error' in render_alignment_html(hyp, ref, plot='html', normalize='nonsense')

@@ -752,6 +752,12 @@ def render_sidebar(contents, pages: dict, current: str, prefix: str, listed_all:
 _heading_re = re.compile(r'<h([23])\s+id="([^"]+)"[^>]*>(.*?)</h\1>', re.DOTALL)
 
 
+def inline_code_html(text: str) -> str:
+    "A one-line summary as HTML: escaped, its `code` spans as <code> (what Quarto does with a description's markdown)"
+    parts = re.split(r'`([^`]+)`', text)
+    return ''.join(f'<code>{html.escape(p)}</code>' if i % 2 else html.escape(p) for i, p in enumerate(parts))
+
+
 def render_toc(body: str) -> str:
     items = []
     for level, ident, inner in _heading_re.findall(body):
@@ -1003,7 +1009,9 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     jobs = []
     for rel, fm, out in items:
         prefix = '../' * (len(Path(out).parts) - 1)
-        site = {'prefix': prefix, 'title': str(fm['title']), 'description': str(fm.get('description', '') or ''),
+        description = str(fm.get('description', '') or '')
+        site = {'prefix': prefix, 'title': str(fm['title']), 'description': description,
+                'description_html': inline_code_html(description),
                 'mathjax': mathjax_head(prefix, defer=True),
                 'site_title': site_title, 'site_description': '', 'doc_base': doc_base,
                 'sidebar': render_sidebar(contents, pages, out, prefix, from_yml),

@@ -32,7 +32,7 @@ class Option:
     min_exclusive: bool = False  # `min` itself is not allowed
     nullable: bool = False  # None is allowed (besides a None default)
     label: str = ''  # display hint: the control's label in explorers (default: the name with spaces)
-    ui: tuple | None = None  # display hint for a number: the explorers' slider range (min, max[, step])
+    ui: tuple | None = None  # display hint: a number's slider range (min, max[, step]); for an option that also takes values without a name (a callable), the named values its explorer menu offers
 
     def check(self, v, metric: str = 'metric', as_name: str | None = None):
         "The value if it is valid for this option, else `MetricInputError` naming the option (as the caller spelled it)."

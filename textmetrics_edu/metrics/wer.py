@@ -346,7 +346,8 @@ def _wer_metric(measure, description):
 
     return Metric(measure, (Option('normalize', object, None,
                                    "None (jiwer's default tokenisation only), 'basic', 'numbers', a Normalizer or a "
-                                   "callable str -> str", flag='--wer-normalize'),),
+                                   "callable str -> str", flag='--wer-normalize',
+                                   label='normalisation', ui=tuple(NORMALIZERS)),),  # the explorer's menu: the named ones
                   segment_stats, score, signature, preprocess=preprocess,
                   prepare_refs=prepare_refs, check=check, multi_ref=False,
                   description=description, cli_prefix='wer',

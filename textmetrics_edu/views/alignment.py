@@ -10,8 +10,10 @@ from typing import Sequence
 from ..core import MetricInputError, TextmetricsDeprecationWarning
 from .html import figure_html, text_explorer
 from ..metrics.edit_distance import edit_distance, render_alignment, EditDistanceResult
-from ..metrics.wer import sentence_wer, sentence_cer
-from ..metrics.ter import sentence_ter
+from ..metrics.wer import sentence_wer, sentence_cer, get_normalizer
+from ..metrics.ter import sentence_ter, TER
+
+_TER_OPTIONS = {o.name: o for o in TER.options}  # TER's declared options (the case note reads `lowercase`'s default)
 
 # %% auto #0
 __all__ = ['MAX_CELLS', 'MAX_FIGURE_INCHES', 'ALIGNMENT_EXPLORER', 'plot_dp_matrix', 'dp_matrix_html', 'render_alignment_html',
@@ -115,9 +117,12 @@ def render_alignment_html(hyp: str,  # the hypothesis
                           ref: str | Sequence[str],  # the reference (a str, or a list holding exactly one)
                           *, level: str = 'word',  # 'word' or 'char' alignment for the heatmap
                           plot: bool | str = True,  # embed the heatmap as a PNG (True), an HTML table ('html') or not (False)
+                          normalize: str | None = None,  # WER's and CER's normalisation (`get_normalizer`: 'none', 'basic', ...)
                          ) -> str:  # self-contained HTML, user text escaped
-    """The explorer's view: WER/MER/WIL/CER/TER, the heatmap with the path, and the aligned operations. Bad input
-    (an empty reference, several references, an unknown `level`) is shown as an escaped error message."""
+    """The explorer's view: WER/MER/WIL/CER/TER, the heatmap with the path, and the aligned operations. WER, CER and the
+    alignment use `normalize` (TER keeps its own conventions); where they still see upper case that TER lowercases, a
+    note says why the two differ. Bad input (an empty reference, several references, an unknown `level` or
+    normalisation) is shown as an escaped error message."""
     e = html.escape
     if not isinstance(ref, str):
         refs = list(ref)
@@ -125,8 +130,11 @@ def render_alignment_html(hyp: str,  # the hypothesis
             return f"<div class='tme-error'>the alignment explorer takes one reference (a str), got {e(repr(ref)[:80])}</div>"
         ref = refs[0]
     try:
-        res = edit_distance(ref, hyp, level=level)
-        w, c, t = sentence_wer(hyp, ref), sentence_cer(hyp, ref), sentence_ter(hyp, ref)
+        norm = get_normalizer(normalize)
+        nh, nr = (norm(hyp), norm(ref)) if norm else (hyp, ref)
+        res = edit_distance(nr, nh, level=level)
+        w, c = sentence_wer(hyp, ref, normalize=normalize), sentence_cer(hyp, ref, normalize=normalize)
+        t = sentence_ter(hyp, ref)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     cells = (len(res.a) + 1) * (len(res.b) + 1)
@@ -135,10 +143,21 @@ def render_alignment_html(hyp: str,  # the hypothesis
     elif plot and res.matrix is not None and cells <= MAX_CELLS:
         img = _figure_fit(plot_dp_matrix(res), 'DP matrix')
     elif plot: img = f"<p><small>matrix not drawn ({cells} cells, {e(res.algorithm)})</small></p>"
+    shown = f" after normalisation <code>{e(norm.name)}</code>" if norm else ''
     return (f"<div class='tme-align'><p><b>WER {w.wer:.4f}</b> &middot; MER {w.mer:.4f} &middot; WIL {w.wil:.4f} "
             f"&middot; <b>CER {float(c):.4f}</b> &middot; <b>TER {float(t):.4f}</b> "
-            f"(H {w.hits}, S {w.substitutions}, D {w.deletions}, I {w.insertions}; N {w.ref_len})</p>{img}"
+            f"(H {w.hits}, S {w.substitutions}, D {w.deletions}, I {w.insertions}; N {w.ref_len}{shown})</p>"
+            f"{_case_note(nh, nr)}{img}"
             f"{render_alignment(res.a, res.b, res.ops, fmt='html')}{_ter_shifts_html(hyp, ref)}</div>")
+
+
+def _case_note(hyp: str, ref: str) -> str:
+    "Why WER and TER differ on case, when they do: the texts WER sees (normalised) still hold upper case, TER lowercases"
+    if not _TER_OPTIONS['lowercase'].default or (hyp.lower() == hyp and ref.lower() == ref): return ''
+    return ("<p class='tme-note' style='font-size:0.9em;color:#555'>Case: TER lowercases by default (its option "
+            "<code>lowercase=True</code>, tercom's and sacreBLEU's convention), so <i>I</i> and <i>i</i> match there; WER, "
+            "MER, WIL and CER follow jiwer, which compares words as typed, so for them <i>I</i> vs <i>i</i> is an error. "
+            "A normalisation that lowercases (<code>basic</code>) compares them alike.</p>")
 
 # %% ../../nbs/10_edit_distance.ipynb #1b71520b
 from .explorer import explorer, Text, Choice, Fixed

@@ -7,6 +7,7 @@ import html
 import math
 
 from ..stats.difference import Difference, token_diff
+from .html import svg_size
 
 # %% auto #0
 __all__ = ['EXPLORER_METRICS', 'DIFF_EXPLORER', 'tokens_html', 'render_difference_html', 'diff_pairs',
@@ -53,7 +54,7 @@ def _bars_svg(d: Difference, scale: float, width: int = 420) -> str:
                     f"<text x='{mid + (w + 4 if s.contribution >= 0 else 4):.1f}' y='{y + 12}' font-size='11'>"
                     f"{s.contribution * scale:+.4g}</text>")
     H = 8 + len(segs) * h
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 60}' height='{H}' role='img' "
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' {svg_size(width + 60, H)} role='img' "
             f"aria-label='shares of the top segments'><line x1='{mid}' y1='0' x2='{mid}' y2='{H}' stroke='#888'/>"
             + ''.join(rows) + '</svg>')
 

@@ -138,13 +138,15 @@ EXPLORERS: dict[str, Explorer] = {}  # name -> declaration, filled by the views 
 def option_control(option,  # a metric's `core.Option` (its `label` and `ui` are the display hints)
                    value=_DEFAULT,  # the initial value (default: the option's default)
                   ) -> Control:
-    """The control of an option, derived from its declaration: a checkbox for a bool, a menu for `choices`, a slider
-    for a number with a `ui` range, a text box for a str. `ValueError` for a number without `ui`."""
+    """The control of an option, derived from its declaration: a checkbox for a bool, a menu for `choices` (or, for an
+    option that also takes unnamed values such as a callable, for the names in its `ui`), a slider for a number with a
+    `ui` range, a text box for a str. `ValueError` for a number without `ui`."""
     o = option
     v = o.default if value is _DEFAULT else value
     label = o.label or o.name.replace('_', ' ')
     if o.type is bool: return Flag(v, label)
     if o.choices: return Choice(v, o.choices, label)
+    if o.type not in (int, float, str) and o.ui and all(isinstance(x, str) for x in o.ui): return Choice(v, o.ui, label)
     if o.type in (int, float):
         if not o.ui: raise ValueError(f"option `{o.name}` has no `ui` range (min, max[, step]): it cannot be a slider")
         lo, hi, *step = o.ui

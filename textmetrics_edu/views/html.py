@@ -7,7 +7,7 @@ import html
 from typing import Callable, Sequence
 
 # %% auto #0
-__all__ = ['FIG_MIN_PX', 'FIG_MAX_PX', 'FIG_MAX_ZOOM', 'widget_html', 'figure_html', 'text_explorer']
+__all__ = ['FIG_MIN_PX', 'FIG_MAX_PX', 'FIG_MAX_ZOOM', 'widget_html', 'svg_size', 'figure_html', 'text_explorer']
 
 # %% ../../nbs/00_core.ipynb #ba778466
 # An ipywidgets explorer's view carries its own style, scoped to `.tme-widget`: JupyterLab styles tables only inside
@@ -34,6 +34,14 @@ def widget_html(view: str,  # a renderer's HTML
 # at a higher resolution (the whole picture enlarged, text included, by at most FIG_MAX_ZOOM), so that none is a
 # thumbnail and none has oversized text.
 FIG_MIN_PX, FIG_MAX_PX, FIG_MAX_ZOOM = 540, 740, 1.35
+
+
+def svg_size(width: float,  # the drawing's width in px (its coordinates: 0..width)
+             height: float,  # its height in px
+            ) -> str:  # the attributes of an inline <svg> tag
+    "An inline SVG's size: drawn at `width` x `height`, shrunk with its text to fit a narrower column (a phone), never cut"
+    return (f"width='{width:g}' height='{height:g}' viewBox='0 0 {width:g} {height:g}' "
+            f"style='max-width:100%;height:auto'")
 
 
 def figure_html(fig,  # a matplotlib Figure

@@ -11,6 +11,7 @@ from ..core import MetricInputError
 from ..kernels.meta_eval_python import pearson_r, spearman_rho, kendall_tau_b
 from ..stats.correlations import pairwise_accuracy
 from ..stats.meta_eval import score_tables
+from .html import svg_size
 
 # %% auto #0
 __all__ = ['EXPLORER_STATISTICS', 'table_html', 'render_meta_eval_html', 'meta_eval_explorer', 'wmt22_system_scores',
@@ -35,16 +36,40 @@ EXPLORER_STATISTICS = {'pearson': pearson_r, 'spearman': spearman_rho, 'kendall'
                        'pairwise_accuracy': lambda m, h: pairwise_accuracy(m, h)[0]}  # what the explorer shows
 
 # %% ../../nbs/61_meta_eval.ipynb #2540ff83
+def _ticks(lo: float, hi: float, most: int = 5) -> list[float]:
+    "Round tick values in [lo, hi]: steps of 1, 2 or 5 times a power of ten, at most `most` of them (at least two)"
+    span = hi - lo
+    step = 10 ** math.floor(math.log10(span / most)) if span > 0 else 1.0
+    step = next(m * step for m in (1, 2, 5, 10) if span / (m * step) <= most)
+    first = math.ceil(lo / step - 1e-9)
+    return [k * step for k in range(first, math.floor(hi / step + 1e-9) + 1)]
+
+
+def _tick_label(v: float, step: float) -> str:
+    "A tick value with as many decimals as the step needs (0.25 -> '0.25', 20 -> '20')"
+    return f"{v:.{max(0, -math.floor(math.log10(step) + 1e-9))}f}"
+
+
 def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel='human', highlight=()):
-    "A small SVG scatter plot with the points labelled and the least-squares line (standard library only)."
-    pad = 40
+    """A small SVG scatter plot with the points labelled, tick values on both axes and the least-squares line (standard
+    library only). It scales down to a narrow column (a phone) instead of overflowing it (`svg_size`)."""
+    pad, left = 40, 56   # the frame's margins (left: the vertical axis' tick values and label)
     x0, x1 = min(xs), max(xs); y0, y1 = min(ys), max(ys)
     x1 = x1 if x1 > x0 else x0 + 1; y1 = y1 if y1 > y0 else y0 + 1
-    X = lambda x: pad + (x - x0) / (x1 - x0) * (width - 2 * pad)
+    X = lambda x: left + (x - x0) / (x1 - x0) * (width - left - pad)
     Y = lambda y: height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' class='tme-scatter' overflow='visible' role='img' "
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' {svg_size(width, height)} class='tme-scatter' role='img' "
              f"aria-label='{html.escape(ylabel, quote=True)} against {html.escape(xlabel, quote=True)}'>",
-             f"<rect x='{pad}' y='{pad}' width='{width - 2 * pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
+             f"<rect x='{left}' y='{pad}' width='{width - left - pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
+    xt, yt = _ticks(x0, x1), _ticks(y0, y1)
+    for v in xt:
+        parts.append(f"<line x1='{X(v):.1f}' y1='{height - pad}' x2='{X(v):.1f}' y2='{height - pad + 4}' stroke='#999'/>"
+                     f"<text x='{X(v):.1f}' y='{height - pad + 14}' font-size='9' fill='#555' text-anchor='middle'>"
+                     f"{_tick_label(v, xt[1] - xt[0] if len(xt) > 1 else 1)}</text>")
+    for v in yt:
+        parts.append(f"<line x1='{left - 4}' y1='{Y(v):.1f}' x2='{left}' y2='{Y(v):.1f}' stroke='#999'/>"
+                     f"<text x='{left - 6}' y='{Y(v) + 3:.1f}' font-size='9' fill='#555' text-anchor='end'>"
+                     f"{_tick_label(v, yt[1] - yt[0] if len(yt) > 1 else 1)}</text>")
     n = len(xs)
     if n >= 2:
         mx, my = sum(xs) / n, sum(ys) / n
@@ -59,7 +84,7 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
     # the labels, top to bottom, where none overprints another label or a point: right of the point, else left, else a
     # line lower or higher (joined to its point by a thin line); a label is about 6 px per character at font-size 10
     taken = [(X(x) - 4, X(x) + 4, Y(y) - 4, Y(y) + 4) for x, y in zip(xs, ys)]
-    free = lambda b: 0 <= b[0] and b[1] <= width and not any(b[0] < t[1] and b[1] > t[0] and b[2] < t[3] and b[3] > t[2]
+    free = lambda b: left <= b[0] and b[1] <= width and 0 <= b[2] and b[3] <= height and not any(b[0] < t[1] and b[1] > t[0] and b[2] < t[3] and b[3] > t[2]
                                                            for t in taken)
     for k in sorted(range(n), key=lambda k: Y(ys[k])):
         px, py, lab = X(xs[k]), Y(ys[k]), str(labels[k])

@@ -44,28 +44,40 @@ def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_ce
 # %% ../../nbs/20_rouge.ipynb #ae4aa779
 def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: bool = False,
                       tokenize: str = 'rouge_score') -> str:
-    "The explorer's view: scores of every variant, the LCS table against the first reference, n-gram overlap."
+    """The explorer's view: scores of every variant, each with the reference it comes from (with several references
+    each variant keeps its best one, as rouge-score does), the LCS table against rougeL's reference, and the n-gram
+    overlap against the reference of each ROUGE-N row."""
     e = html.escape
     try:
         refs = check_refs_of_segment(refs)
         kw = dict(stem=stem, tokenize=tokenize)
-        ht, rt = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp'), rouge_tokenize(refs[0], tokenize, stem, 'raise', 'refs[0]')
+        ht = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp')
+        rts = [rouge_tokenize(r, tokenize, stem, 'raise', f'refs[{j}]') for j, r in enumerate(refs)]
         scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
-    stab = ''.join(f"<tr><td>{e(t)}</td><td>{s.precision:.4f}</td><td>{s.recall:.4f}</td><td><b>{float(s):.4f}</b></td></tr>"
-                   for t, s in scores.items())
+    src = lambda t: scores[t].best_refs[0]  # the reference (index) the figure of variant `t` comes from (-1: pooled)
+    ref_no = lambda j: str(j + 1) if j >= 0 else 'all (pooled)'
+    stab = ''.join(f"<tr><td>{e(t)}</td><td>{s.precision:.4f}</td><td>{s.recall:.4f}</td><td><b>{float(s):.4f}</b></td>"
+                   f"<td>{ref_no(src(t))}</td></tr>" for t, s in scores.items())
     rows = []
     for k in sorted({1, n}):
-        for row in rouge_ngram_rows(ht, rt, k):
+        j = max(src(f'rouge{k}'), 0)
+        for row in rouge_ngram_rows(ht, rts[j], k):
             colour = '#d4edda' if row['match'] == row['hyp'] else ('#fff3cd' if row['match'] else '#f8d7da')
-            rows.append(f"<tr><td>{k}</td><td><code>{e(row['ngram'])}</code></td><td>{row['hyp']}</td>"
+            rows.append(f"<tr><td>{k}</td><td>{j + 1}</td><td><code>{e(row['ngram'])}</code></td><td>{row['hyp']}</td>"
                         f"<td>{row['ref']}</td><td style='background:{colour}'>{row['match']}</td></tr>")
-    return (f"<div class='tme-rouge'><table><thead><tr><th>type</th><th>P</th><th>R</th><th>F</th></tr></thead>"
-            f"<tbody>{stab}</tbody></table>{render_lcs_html(rt, ht)}"
-            f"<details open><summary>n-gram overlap with the first reference</summary><table><thead><tr><th>n</th>"
-            f"<th>n-gram</th><th>in hyp</th><th>in ref</th><th>match (clipped)</th></tr></thead><tbody>{''.join(rows)}"
-            f"</tbody></table></details></div>")
+    jl = max(src('rougeL'), 0)
+    several = len(refs) > 1
+    why = (f" ({len(refs)} references: each variant keeps the reference that gives it the highest F, so the rows may "
+           f"come from different ones)" if several else '')
+    return (f"<div class='tme-rouge'><table><thead><tr><th>type</th><th>P</th><th>R</th><th>F</th>"
+            f"<th>from reference</th></tr></thead><tbody>{stab}</tbody></table>"
+            f"<p class='tme-rouge-from'>rougeL's figure: the LCS with reference {jl + 1}{why}.</p>"
+            f"{render_lcs_html(rts[jl], ht)}"
+            f"<details open><summary>n-gram overlap with the reference each ROUGE-N row comes from</summary><table>"
+            f"<thead><tr><th>n</th><th>reference</th><th>n-gram</th><th>in hyp</th><th>in ref</th><th>match (clipped)</th>"
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></details></div>")
 
 # %% ../../nbs/20_rouge.ipynb #37df2161
 from ..metrics.rouge import ROUGE_TOKENIZERS
