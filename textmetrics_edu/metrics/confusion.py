@@ -102,6 +102,7 @@ class ClassificationStats:
     labels: tuple  # every label (selected first, in the order given; then the other labels seen, sorted)
     matrix: tuple  # rows = gold, columns = predicted, over `labels`
     n_selected: int  # how many of `labels` (from the start) the averages run over
+    labels_given: bool = False  # the caller chose the labels (`labels=`): the signature records them
 
     @property
     def n(self) -> int: return sum(map(sum, self.matrix))
@@ -128,7 +129,7 @@ def classification_statistics(hyps: Sequence,  # predicted labels, one per examp
     idx = {l: i for i, l in enumerate(order)}
     m = [[0] * len(order) for _ in order]
     for h, r in zip(hyps, refs): m[idx[r]][idx[h]] += 1
-    return ClassificationStats(tuple(order), tuple(map(tuple, m)), k)
+    return ClassificationStats(tuple(order), tuple(map(tuple, m)), k, labels is not None)
 
 # %% ../../nbs/50_classification.ipynb #4f9e4e9c
 def confusion_matrix(hyps: Sequence,  # predicted labels
