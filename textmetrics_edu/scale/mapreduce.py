@@ -31,13 +31,6 @@ NOT_DISTRIBUTABLE = {  # registered metrics without additive statistics, and why
                  "(n^2 pairs), and no per-sample statistic adds up",
     'distinct': "distinct-n divides the number of distinct n-grams of the whole corpus by the total: the distinct set "
                 "is a union, not a sum, and it grows with the corpus",
-    # not yet exact at scale: the corpus score or its derivation is computed from per-segment detail that partitions
-    # do not carry (tested: tests/test_scale.py names every registered metric as run or refused)
-    'eed': "EED's corpus score is the float32 mean of its segment scores (torchmetrics' arithmetic), taken from the "
-           "per-segment detail that partitions do not ship",
-    'character': "CharacTER's corpus score (the tool's mean, with its median and spread) is computed from the list of "
-                 "segment scores, which partitions do not ship",
-    'ribes': "RIBES's result is assembled from per-segment detail (its segment scores), which partitions do not ship",
     'seq_rep': "uniq-seq counts the distinct tokens of the whole corpus: a union, not a sum",
     'rep_l': "uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum",
     'span_f1': "span F1's per-type counts (macro and weighted F1, the per-type table) are a mapping by entity type, "
@@ -448,5 +441,6 @@ def perplexity_from_sums(m, total: PerplexitySums, smoothing: str = 'kneser-ney'
     return LMPerplexityResult(score=micro if average == 'micro' else macro,
                               signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
                               cross_entropy_bits=nll / total.events / math.log(2), nll_nats=nll, tokens=total.events,
-                              sequences=k, average=average, micro=micro, macro=macro, per_sequence=(),
+                              sequences=k, average=average, micro=micro, macro=macro,
+                              per_sequence=tuple(float(x) for r in total.rows for x in r[:, 2]),
                               zero_prob_tokens=total.zeros, oov=total.oov, order=m.order, smoothing=smoothing)
