@@ -197,3 +197,12 @@ def test_an_empty_line_in_a_file_does_not_fail_the_run(tmp_path):
     assert out.returncode == 0, out.stderr
     ours = corpus_sari(['a b c', '', 'd e'], ['a b', 'x y', 'd e'], sources=['a b c d', 'x y z', 'd e f'])
     assert json.loads(out.stdout)['systems'][0]['metrics']['sari']['score'] == float(ours)
+
+
+def test_intl_tokenizes_the_text_as_given_as_easse_and_hf():
+    "Issue 37: with tokenize='intl' a trailing blank matters ('2012. ' splits its '.'); EASSE and HF do not rstrip, nor do we."
+    worst = 0.0
+    for s, h, rs, easse, hf in EMPTY['intl_trailing_blank']:
+        worst = max(worst, abs(100 * float(sentence_sari(h, rs, source=s, tokenize='intl')) - easse),
+                    abs(100 * float(sentence_sari(h, rs, source=s, tokenize='intl', convention='hf')) - hf))
+    assert worst < EPS, worst

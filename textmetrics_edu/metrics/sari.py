@@ -70,7 +70,7 @@ def sari_tokens(text: str,  # one sentence (source, output or reference)
                ) -> list[str]:  # the tokens
     """Stage 1, EASSE's `normalize`: lowercase, sacreBLEU tokenization, split. An empty source or reference raises
     `MetricInputError` naming it; an empty output (`allow_empty`) gives no token, as EASSE's `split()`."""
-    toks = core_tokenize(check_text(text, name), tokenize, lowercase)
+    toks = core_tokenize(check_text(text, name), tokenize, lowercase, rstrip=False)   # EASSE's and HF's: no rstrip
     if not toks and not allow_empty:
         raise MetricInputError(f"`{name}` is empty after tokenization ({text!r}); SARI needs words in every source and "
                                "reference (an empty output is scored)")
