@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level,
                                   accepts_tool_names, detail, fieldwise_total)
 from .confusion import (
-    ConfusionMatrix, confusion_html, ClassificationStats, check_labels, classification_statistics, accuracy_from_stats,
+    ConfusionMatrix, confusion_html, ClassificationStats, check_label, check_labels, classification_statistics, accuracy_from_stats,
     mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
     _check_zero_division, _per_class_prf)
 
@@ -300,6 +300,7 @@ def _clf_score(measure: str):
 def _clf_check(o: dict, name: str):
     "Checks beyond type and choices: scikit-learn's `zero_division` values, a duplicate-free `labels` list."
     _check_zero_division(o['zero_division'])
+    if o['pos_label'] is not None: check_label(o['pos_label'], 'pos_label')
     if o['labels'] is not None:
         labels = check_labels(o['labels'], 'labels')
         if len(set(labels)) != len(labels): raise MetricInputError(f"`labels` has duplicates: {list(labels)!r:.80}")
