@@ -501,6 +501,16 @@ def test_scale_is_imported_by_app_only():
     assert users and {role(m) for m in users} == {'app'}
 
 
+def test_cli_address_to_a_dead_port_says_it_could_not_connect(tmp_path):
+    "Issue 37: `--address` to a port where no scheduler listens said 'cannot write the output: Timed out ...'."
+    status, out, err = None, '', ''
+    with dask.config.set({'distributed.comm.timeouts.connect': '1s'}):
+        status, out, err = _cli(['scale', str(WMT22_EN_DE / 'sys' / 'PROMT.de'), '-r', str(WMT22_EN_DE / 'ref.A.de'),
+                                 '-m', 'bleu', '--address', 'tcp://127.0.0.1:1'])
+    assert status == 2 and 'could not connect to the Dask scheduler at tcp://127.0.0.1:1' in err, err
+    assert 'cannot write the output' not in err and 'Traceback' not in err
+
+
 def test_cli_address_scores_on_a_running_cluster(client, tmp_path):
     "`--address`: the same command on a cluster started elsewhere (here the module's local cluster, by its address)."
     hyp, ref = tmp_path / 'h.de', tmp_path / 'r.de'
