@@ -206,3 +206,11 @@ def test_intl_tokenizes_the_text_as_given_as_easse_and_hf():
         worst = max(worst, abs(100 * float(sentence_sari(h, rs, source=s, tokenize='intl')) - easse),
                     abs(100 * float(sentence_sari(h, rs, source=s, tokenize='intl', convention='hf')) - hf))
     assert worst < EPS, worst
+
+
+def test_explorers_show_an_empty_output():
+    "The SARI and GEC GLEU explorers draw an empty output (everything deleted) instead of an error box."
+    from textmetrics_edu.views.gec_gleu import render_gec_gleu_html
+    h = render_sari_html('', ['a b'], source='a b c')
+    assert 'tme-error' not in h and '<td>delete</td>' in h
+    assert 'tme-error' not in render_gec_gleu_html('', ['a b'], source='a b c')
