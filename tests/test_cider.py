@@ -96,12 +96,19 @@ def test_quiet_java_passes_real_errors_on(capfd):
     assert 'a real error' in err and 'tokens per second' not in err
 
 
-def test_default_tokenizer_differs_from_ptb_on_one_caption_in_2250(thumb, ptb):
+def test_default_tokenizer_equals_ptb_on_the_2250_captions(thumb, ptb):
     texts = [r for rs in thumb['refs'] for r in rs] + [h for s in SYSTEMS for h in thumb['systems'][s]]
     toks = [r for rs in ptb['refs'] for r in rs] + [h for s in SYSTEMS for h in ptb['systems'][s]]
     assert len(texts) == len(toks) == 2250
     differ = [t for t, p in zip(texts, toks) if ' '.join(tokenize_caption(t)) != p]
-    assert differ == ['A one-way sign at Library Way and Madison Ave.']
+    assert differ == []   # 'Madison Ave.' differed before the abbreviations (issue 37)
+
+
+def test_default_tokenizer_keeps_abbreviations_as_ptb():
+    "Issue 37: 't.v.' was split into 't', 'v' (PTB keeps it): abbreviations as pycocoevalcap's PTB tokenizer gives them."
+    d = json.loads((DATA / 'captioning' / 'ptb_abbreviations.json').read_text())
+    differ = [(t, list(tokenize_caption(t)), p) for t, p in zip(d['texts'], d['ptb']) if list(tokenize_caption(t)) != p]
+    assert len(d['texts']) > 150 and differ == []
 
 
 @needs_java

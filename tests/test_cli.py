@@ -181,3 +181,27 @@ def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
     got = out['systems'][0]['metrics']['ter']['score']
     assert got == pytest.approx(float(corpus_ter(hyps, refs, lowercase=False)), abs=1e-12)
     assert got != pytest.approx(float(corpus_ter(hyps, refs)), abs=1e-6)
+
+
+@pytest.mark.parametrize('argv, message', [
+    (['score', '-m', 'bleu', '--chrf-beta', 'x', 'h.txt'], "argument --chrf-beta: invalid float value: 'x'"),
+    (['scale', 'h.txt'], 'the following arguments are required: -r/--refs'),
+    (['diff', '--bogus'], 'unrecognized arguments: --bogus'),
+    (['--bogus'], 'unrecognized arguments: --bogus'),
+])
+def test_argparse_errors_are_one_usage_line_and_the_message(argv, message, capsys):
+    "Issue 37: a usage error printed up to 166 lines of usage (every metric's flags) before its message; now two lines."
+    with pytest.raises(SystemExit) as e: main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.splitlines()) == 2, err
+    assert err.startswith('usage: textmetrics-edu') and '--help' in err.splitlines()[0] and message in err.splitlines()[1]
+
+
+def test_warnings_are_one_line_without_python_source(tmp_path):
+    "Issue 37: a metric's warning on the command line is one line, without the file, line number and source that raised it."
+    (tmp_path / 'h.txt').write_text('Grüße aus Köln\n', encoding='utf-8')
+    (tmp_path / 'r.txt').write_text('Grüße aus Bonn\n', encoding='utf-8')
+    p = run('score', tmp_path / 'h.txt', '-r', tmp_path / 'r.txt', '-m', 'rouge1')
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.splitlines() == [l for l in p.stderr.splitlines() if l.startswith('textmetrics-edu: warning')] != []
+    assert 'RougeTokenizationWarning' in p.stderr and '.py:' not in p.stderr and 'warnings.warn' not in p.stderr

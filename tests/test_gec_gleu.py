@@ -124,7 +124,7 @@ def test_bad_input_is_named():
     with pytest.raises(MetricInputError, match='bare str'): corpus_gec_gleu(h, [r], sources=[s])
     with pytest.raises(MetricInputError, match='one reference'): corpus_gec_gleu([h], [r], sources=[s], penalty='compare_mt')
     with pytest.raises(MetricInputError, match='>= 1'): corpus_gec_gleu([h], [r], sources=[s], iterations=0)
-    with pytest.raises(MetricInputError, match='empty after tokenization'): sentence_gec_gleu(' ', r, source=s)
+    with pytest.raises(MetricInputError, match='empty after tokenization'): sentence_gec_gleu(h, r, source=' ')   # (an empty correction is scored)
     with pytest.raises(MetricInputError, match='not both'): corpus_gec_gleu([h], [r], sources=[s], sources_file='x')
     with pytest.raises(MetricInputError, match='pass `source=`'): sentence_gec_gleu(h, r, source=s, sources_file='x')
     from textmetrics_edu.stats.significance import paired_test
@@ -156,3 +156,29 @@ def test_explorer_renders_and_escapes():
     assert 'GLEU = ' in h and 'penalised (kept from the source, changed by this reference): to' in h
     assert '<b>x' not in render_gec_gleu_html('<b>x</b> y', ['x y'], source='x y')
     assert 'tme-error' in render_gec_gleu_html('x', ['y'], source='')
+
+
+def test_empty_corrections_are_scored_as_gleu_and_compare_mt_score_them():
+    """Issue 37: an empty correction (everything deleted) is scored, as PyPI `gleu` (sentence and corpus) and compare-mt
+    score it (compare-mt: brevity penalty 0); an empty source or reference stays an error, named."""
+    cases = [(s, '' if i % 3 == 0 else h, rs) for i, (s, h, rs) in enumerate(rewriting_cases(seed=37, n=60))]
+    worst = 0.0
+    for s, h, rs in cases:
+        worst = max(worst, abs(float(sentence_gec_gleu(h, rs, source=s)) - sgleu_tool(s, rs, h)),
+                    abs(float(sentence_gec_gleu(h, rs[0], source=s, penalty='compare_mt'))
+                        - GleuScorer().score_sentence(rs[0].split(), h.split(), s.split())[0] / 100))
+    for i in range(0, 60, 20):
+        cs = cases[i:i + 20]
+        k = min(len(c[2]) for c in cs)
+        srcs, hyps, refs = [c[0] for c in cs], [c[1] for c in cs], [c[2][:k] for c in cs]
+        worst = max(worst, abs(float(corpus_gec_gleu(hyps, SegmentRefs(refs), sources=srcs, iterations=50))
+                               - gleu_tool(srcs, refs, hyps, iters=50)))
+        first = [r[0] for r in refs]
+        theirs = GleuScorer().score_corpus([x.split() for x in first], [x.split() for x in hyps], [x.split() for x in srcs])
+        worst = max(worst, abs(float(corpus_gec_gleu(hyps, first, sources=srcs, penalty='compare_mt')) - theirs[0] / 100))
+    assert worst < EPS, worst
+    assert float(sentence_gec_gleu('', ['a b'], source='a b c', penalty='compare_mt')) == 0.0
+    with pytest.raises(MetricInputError, match='`source` is empty'): sentence_gec_gleu('a', ['a b'], source=' ')
+    with pytest.raises(MetricInputError, match=r'`refs\[0\]` is empty'): sentence_gec_gleu('a', [''], source='a')
+    with pytest.raises(MetricInputError, match='`sources` has 1 sentence'):
+        corpus_gec_gleu(['a b', 'c'], [['a'], ['c']], sources=['a b c'])

@@ -103,3 +103,15 @@ def test_explorer_escapes_and_reports_errors():
     h = render_google_bleu_html('<b>the</b> cat', ['the cat'])
     assert '<b>the' not in h and 'Google BLEU = ' in h
     assert 'tme-error' in render_google_bleu_html('a', 'a', min_len=3, max_len=2)
+
+
+def test_intl_tokenizes_the_text_as_given_as_hf_evaluate():
+    """Issue 37: HF evaluate's google_bleu applies its tokenizer to the text as given, then NLTK's corpus_gleu; with
+    sacreBLEU's intl tokenizer a trailing blank matters ("2012. " splits its '.'). We do not rstrip either."""
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+    intl = TokenizerV14International()
+    hyps = ['It rained in 2012. ', 'It rained in 2012.', 'Sales rose 5%. ', 'ok']
+    refs = [['It rained in 2012 .'], ['It rained in 2012 .'], ['Sales rose 5 % .', 'Sales rose 5%. '], ['ok. ']]
+    theirs = corpus_gleu([[intl(r).split() for r in rs] for rs in refs], [intl(h).split() for h in hyps])
+    assert abs(float(corpus_google_bleu(hyps, refs, tokenize='intl')) - theirs) < 1e-12
+    assert float(sentence_google_bleu('in 2012. ', ['in 2012 .'], tokenize='intl')) == 1.0

@@ -168,3 +168,21 @@ def test_explorer_escapes_and_reports_errors():
     h = render_nist_html('<b>the</b> cat', ['the cat'])
     assert '<b>the' not in h and 'NIST = ' in h
     assert 'tme-error' in render_nist_html('a', '<skipped>')
+
+
+def test_nltk_convention_scores_a_corpus_where_one_reference_is_empty():
+    """Issue 37: NLTK's corpus_nist scores a corpus in which a segment's (only) reference is empty; so does
+    convention='nltk' (that segment's own score is nan: its length ratio is undefined). mteval stops: a named error."""
+    rng = random.Random(37)
+    worst = 0.0
+    for _ in range(60):
+        k = rng.randint(2, 5)
+        hyps = [_nltk_tokens(rng, 12) + ['x'] * 5 for _ in range(k)]
+        refs = [[_nltk_tokens(rng, 12) + ['w'] for _ in range(rng.randint(1, 3))] for _ in range(k)]
+        refs[rng.randrange(k)] = [[]]   # one segment's reference is empty
+        o = dict(tokenize='none', lowercase=False, convention='nltk')
+        r = corpus_nist([' '.join(h) for h in hyps], [[' '.join(x) for x in rs] for rs in refs], **o)
+        worst = max(worst, abs(float(r) - nltk_corpus_nist(refs, hyps)))
+        assert sum(s != s for s in r.segment_scores) == 1
+    assert worst < 1e-12, worst
+    with pytest.raises(MetricInputError, match='segment 1'): corpus_nist(['a b', 'c d'], [['a b'], ['']])

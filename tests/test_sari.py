@@ -158,3 +158,59 @@ def test_explorer_renders_and_escapes():
     assert '<td>agreed</td><td>add</td>' in h and 'hf' in h
     assert '<b>x' not in render_sari_html('<b>x</b>', ['y'], source='z')
     assert 'tme-error' in render_sari_html('x', ['y'], source='')
+
+
+EMPTY = json.loads((D / 'empty_outputs.json').read_text())
+
+
+def test_empty_outputs_are_scored_as_easse_and_hf_score_them():
+    """Issue 37: a system that deletes everything is a real output. EASSE and HF evaluate score an empty output (EASSE:
+    no n-gram; HF and SARI.py: one token ''), so do we (tests/data/simplification/README.md); sentences and corpora."""
+    worst = 0.0
+    for s, h, rs, easse, hf in EMPTY['sentence']:
+        assert not h.strip()
+        worst = max(worst, abs(100 * float(sentence_sari(h, rs, source=s)) - easse),
+                    abs(100 * float(sentence_sari(h, rs, source=s, convention='hf')) - hf))
+    for srcs, hyps, refs, easse, hf in EMPTY['corpus']:
+        worst = max(worst, abs(100 * float(corpus_sari(hyps, refs, sources=srcs)) - easse),
+                    abs(100 * float(corpus_sari(hyps, refs, sources=srcs, convention='hf')) - hf))
+    assert worst < EPS, worst
+    s, _, rs, *_ = EMPTY['sentence'][0]
+    assert sari_statistics(s, '', rs) == SARI.segment_stats('', with_sources([s], [rs])[0], SARI.opts({}))  # lesson = engine
+
+
+def test_an_empty_source_or_reference_stays_an_error_named(tmp_path):
+    with pytest.raises(MetricInputError, match='`source` is empty'): sentence_sari('', ['a b'], source=' ')
+    with pytest.raises(MetricInputError, match=r'`refs\[1\]` is empty'): sentence_sari('', ['a', ''], source='a')
+    with pytest.raises(MetricInputError, match='`sources` has 1 sentence.* `hyps` has 2'):
+        corpus_sari(['a b', 'c'], [['a'], ['c']], sources=['a b c'])   # (was blamed on `refs`)
+    with pytest.raises(MetricInputError, match='`sources` has 1 sentence.* `refs` has 2'): with_sources(['a'], ['a', 'b'])
+
+
+def test_an_empty_line_in_a_file_does_not_fail_the_run(tmp_path):
+    "Issue 37: one empty output line in a command-line file is scored (it failed the whole run)."
+    (tmp_path / 'h').write_text('a b c\n\nd e\n'); (tmp_path / 'r').write_text('a b\nx y\nd e\n')
+    (tmp_path / 's').write_text('a b c d\nx y z\nd e f\n')
+    out = subprocess.run([sys.executable, '-m', 'textmetrics_edu', 'score', str(tmp_path / 'h'), '-r', str(tmp_path / 'r'),
+                          '-m', 'sari,gec_gleu', '--sari-sources', str(tmp_path / 's'), '--gec-gleu-sources',
+                          str(tmp_path / 's'), '--format', 'json'], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    ours = corpus_sari(['a b c', '', 'd e'], ['a b', 'x y', 'd e'], sources=['a b c d', 'x y z', 'd e f'])
+    assert json.loads(out.stdout)['systems'][0]['metrics']['sari']['score'] == float(ours)
+
+
+def test_intl_tokenizes_the_text_as_given_as_easse_and_hf():
+    "Issue 37: with tokenize='intl' a trailing blank matters ('2012. ' splits its '.'); EASSE and HF do not rstrip, nor do we."
+    worst = 0.0
+    for s, h, rs, easse, hf in EMPTY['intl_trailing_blank']:
+        worst = max(worst, abs(100 * float(sentence_sari(h, rs, source=s, tokenize='intl')) - easse),
+                    abs(100 * float(sentence_sari(h, rs, source=s, tokenize='intl', convention='hf')) - hf))
+    assert worst < EPS, worst
+
+
+def test_explorers_show_an_empty_output():
+    "The SARI and GEC GLEU explorers draw an empty output (everything deleted) instead of an error box."
+    from textmetrics_edu.views.gec_gleu import render_gec_gleu_html
+    h = render_sari_html('', ['a b'], source='a b c')
+    assert 'tme-error' not in h and '<td>delete</td>' in h
+    assert 'tme-error' not in render_gec_gleu_html('', ['a b'], source='a b c')

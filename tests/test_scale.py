@@ -51,20 +51,31 @@ def mt():
     return h, a, [[x, y] for x, y in zip(a, b)]
 
 
+def _eq(a, b):
+    "Equal, NaN equal to NaN, through tuples, lists and dicts (a result's fields)."
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b: return True
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict): return a.keys() == b.keys() and all(_eq(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _outcome(f):
+    "What a call gives: ('ok', value) or ('raises', the exception's type and message)."
+    try: return 'ok', f()
+    except Exception as e: return 'raises', f"{type(e).__name__}: {e}"
+
+
 def same(r, single):
-    "Bit-identical corpus numbers: the score, the signature, the number of segments, `explain()` where it is defined."
-    assert float(r) == float(single)
-    assert r.signature == single.signature
-    if hasattr(single, 'n_segments'): assert r.n_segments == single.n_segments
-    try: e = single.explain()
-    except (TypeError, IndexError, MetricInputError): return   # a derivation of segments only (needs the segments)
-    try: mine = r.explain()
-    except (MetricInputError, IndexError):   # WER (alignments) and ROUGE (the first segments) explain with segments
-        fields = ('errors', 'ref_len', 'hyp_len', 'wer') if hasattr(single, 'errors') else ('precision', 'recall', 'fmeasure')
-        for k in fields:   # the corpus numbers (METEOR's lengths are sums of its per-segment detail: not at scale)
-            if hasattr(single, k): assert getattr(r, k) == getattr(single, k), k
-        return
-    assert mine == e
+    """The whole result, bit for bit (issue 37): the class, every field (NaN equal to NaN), the signature, `to_json()`,
+    `explain()` and its Markdown display, as `corpus_<metric>` returns them."""
+    assert type(r) is type(single)
+    assert float(r) == float(single) and r.signature == single.signature
+    for (k, a), (_, b) in zip(r.items(), single.items()):
+        assert _eq(a, b), k
+    for what in ('to_json', 'explain', '_repr_markdown_'):
+        assert _outcome(getattr(r, what)) == _outcome(getattr(single, what)), what
+    assert _outcome(single.explain)[0] == 'ok'
 
 
 # ---------------------------------------------------------------- every additive metric on the cluster
@@ -80,10 +91,11 @@ def _refused(n):
 def test_every_distributable_metric_is_tested():
     "The metrics checked here are every registered metric with statistics, less the refused ones (none forgotten)."
     tested = (set(SUM_METRICS) | set(MEAN_METRICS) | set(OTHER_FORMS) |
-              {'meteor', 'accuracy', 'f1', 'mcc', 'cider', 'cider-d'})
+              {'meteor', 'accuracy', 'f1', 'mcc', 'cider', 'cider-d', 'eed', 'character', 'ribes'})
     runs = {n for n in METRICS if not _refused(n)}
     assert runs == tested
-    assert {n for n in METRICS if _refused(n)} >= {'self_bleu', 'gec_gleu', 'nist', 'eed', 'character', 'ribes'}   # no additive statistics / corpus-wide refs
+    assert {n for n in METRICS if _refused(n)} >= {'self_bleu', 'gec_gleu', 'nist'}   # no additive statistics / corpus-wide refs
+    assert not {n for n in METRICS if _refused(n)} & {'eed', 'character', 'ribes'}   # exact now: their detail travels (issue 37)
     for n in METRICS:
         if n.startswith(('self_bleu', 'distinct')):
             with pytest.raises(ScaleError, match='cannot be computed exactly'): scale_plan(n)
@@ -118,6 +130,74 @@ def test_metrics_of_other_forms_equal_single_process(client, mt, name):
     "The metrics added with issue 23 (and the repetition metrics) on the cluster: bit-identical to their corpus functions."
     h, refs = _other_form(name, *mt)
     same(dask_score(segments_bag(h, refs, npartitions=3), name), METRICS[name].corpus_fn(h, refs))
+
+
+def _clf_form(n, k=40):
+    "Labels for a classification metric (an option `labels`): 3 classes, every one seen."
+    gold, pred = [('a', 'b', 'c', 'b')[i % 4] for i in range(k)], [('a', 'c', 'c', 'b', 'a')[i % 5] for i in range(k)]
+    return pred, gold, {'labels': ['a', 'b', 'c']}
+
+
+DISTRIBUTABLE = sorted(n for n in METRICS if not _refused(n))   # from the registry: nothing forgotten
+
+
+@pytest.mark.parametrize('name', sweep(DISTRIBUTABLE, keep=[n for n in DISTRIBUTABLE if n != 'meteor']))
+def test_every_distributable_metric_returns_the_whole_result(client, mt, name):
+    """Issue 37: `dask_score` returns what `corpus_<metric>` returns, whole (explain, JSON, signature, every field), for
+    every registered metric that runs at scale; 24 segments in 3 partitions (METEOR, which loads WordNet, in the slow set)."""
+    h, a, two = mt
+    opts = {}
+    if any(o.name == 'labels' for o in METRICS[name].metric.options): h, refs, opts = _clf_form(name, 24)
+    else:
+        h, refs = _other_form(name, h, a, two)
+        h, refs = h[:24], refs[:24]
+    _same_with_warnings(lambda: dask_score(segments_bag(h, refs, npartitions=3), name, **opts),
+                        lambda: METRICS[name].corpus_fn(h, refs, **opts))
+
+
+def _same_with_warnings(scaled, single):
+    "`same`, and the same kinds of warning on both paths (ROUGE's lossy ASCII tokenizer on German text, ...)."
+    import warnings
+    with warnings.catch_warnings(record=True) as w1:
+        warnings.simplefilter('always'); a = scaled()
+    with warnings.catch_warnings(record=True) as w2:
+        warnings.simplefilter('always'); b = single()
+    same(a, b)
+    assert {x.category for x in w1} == {x.category for x in w2}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', DISTRIBUTABLE)
+def test_every_distributable_metric_returns_the_whole_result_on_more_data(client, mt, name):
+    "The same on 400 segments (SummEval for ROUGE, COCO for CIDEr), in 7 partitions of unequal size."
+    h, a, two = mt
+    opts = {}
+    if any(o.name == 'labels' for o in METRICS[name].metric.options): h, refs, opts = _clf_form(name, 400)
+    elif name.startswith('rouge'): h, refs = load_summ()
+    elif name.startswith('cider'): h, refs = load_coco()
+    elif name in OTHER_FORMS: h, refs = _other_form(name, h, a, two)
+    else: refs = two if METRICS[name].metric.multi_ref else a
+    _same_with_warnings(lambda: dask_score(segments_bag(h, refs, npartitions=7), name, **opts),
+                        lambda: METRICS[name].corpus_fn(h, refs, **opts))
+
+
+def test_scale_refuses_what_the_corpus_function_refuses(client):
+    "Issue 37: accuracy with average='binary' on three classes: `corpus_accuracy` refuses it, so does the cluster."
+    pred, gold = ['a', 'b', 'c', 'a'] * 3, ['a', 'b', 'b', 'c'] * 3
+    with pytest.raises(MetricInputError, match='at most two classes') as single:
+        METRICS['accuracy'].corpus_fn(pred, gold, average='binary')
+    with pytest.raises(MetricInputError, match='at most two classes') as scaled:
+        dask_score(segments_bag(pred, gold, npartitions=2), 'accuracy', average='binary')
+    assert str(scaled.value) == str(single.value)
+
+
+def test_a_signature_records_labels_whenever_given():
+    "Labels that cover every seen class still change a macro score when they name an unseen one (issue 37)."
+    from textmetrics_edu.metrics.classification import corpus_f1
+    h, r = ['a', 'b', 'b'], ['a', 'b', 'a']
+    assert 'labels:a,b|' in corpus_f1(h, r, average='macro', labels=['a', 'b']).signature
+    with pytest.warns(Warning): s = corpus_f1(h, r, average='macro', labels=['a', 'b', 'z'])
+    assert 'labels:a,b,z|' in s.signature and 'labels' not in corpus_f1(h, r, average='macro').signature
 
 
 @pytest.mark.slow
@@ -419,6 +499,16 @@ def test_scale_is_imported_by_app_only():
     from test_layout import imports, modules, role
     users = {m for m, targets in imports(modules()).items() for t in targets if role(t) == 'scale' and role(m) != 'scale'}
     assert users and {role(m) for m in users} == {'app'}
+
+
+def test_cli_address_to_a_dead_port_says_it_could_not_connect(tmp_path):
+    "Issue 37: `--address` to a port where no scheduler listens said 'cannot write the output: Timed out ...'."
+    status, out, err = None, '', ''
+    with dask.config.set({'distributed.comm.timeouts.connect': '1s'}):
+        status, out, err = _cli(['scale', str(WMT22_EN_DE / 'sys' / 'PROMT.de'), '-r', str(WMT22_EN_DE / 'ref.A.de'),
+                                 '-m', 'bleu', '--address', 'tcp://127.0.0.1:1'])
+    assert status == 2 and 'could not connect to the Dask scheduler at tcp://127.0.0.1:1' in err, err
+    assert 'cannot write the output' not in err and 'Traceback' not in err
 
 
 def test_cli_address_scores_on_a_running_cluster(client, tmp_path):

@@ -22,11 +22,12 @@ TYPES = ['PER', 'LOC', 'x-y', '']
 
 
 def rand_corpus(rng, prefixes):
-    "1-4 sentences of 0-8 tags: O-heavy, random prefixes and types (bare and dashed types too): well- and ill-formed."
+    "1-4 sentences of 0-8 tags: O-heavy, random prefixes and types (bare prefixes and dashed types too): well- and ill-formed."
     def tag():
         if rng.random() < 0.35: return 'O'
         p, t = rng.choice(prefixes), rng.choice(TYPES)
-        return p if t == '' and rng.random() < 0.5 else f'{p}-{t}'
+        if t == '': rng.random(); return p   # a bare prefix ('B-' with no type is refused since issue 37)
+        return f'{p}-{t}'
     sents = [[tag() for _ in range(rng.randint(0, 8))] for _ in range(rng.randint(1, 4))]
     return sents, [[tag() for _ in s] for s in sents]
 

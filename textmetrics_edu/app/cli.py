@@ -18,8 +18,8 @@ from ..core import (METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_m
 from ..core.datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
-__all__ = ['PROGRESS_DELAY', 'CliError', 'common_arguments', 'Progress', 'discover_commands', 'build_parser', 'run_score',
-           'format_table', 'format_tsv', 'run_metrics', 'main']
+__all__ = ['PROGRESS_DELAY', 'CliError', 'common_arguments', 'Progress', 'discover_commands', 'ShortUsageParser', 'build_parser',
+           'run_score', 'format_table', 'format_tsv', 'run_metrics', 'main']
 
 # %% ../../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
@@ -91,10 +91,20 @@ def discover_commands() -> dict:
     return COMMANDS
 
 # %% ../../nbs/90_cli.ipynb #78c3b5f4
+class ShortUsageParser(argparse.ArgumentParser):
+    """argparse's parser whose errors print one usage line and the message (the full usage of `score` or `scale`, every
+    metric's flags, runs to 90-166 lines before the message); `--help` still prints everything. Sub-parsers inherit it."""
+    def error(self, message):
+        pos = ' '.join(a.metavar or a.dest.upper() for a in self._actions
+                       if not a.option_strings and a.help != argparse.SUPPRESS)
+        self.exit(2, f"usage: {self.prog} [options]{' ' + pos if pos else ''} (see `{self.prog} --help`)\n"
+                     f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     "The `textmetrics-edu` argument parser (sub-commands `score`, `metrics` and those of `discover_commands`)."
     discover_metrics(); discover_commands()
-    p = argparse.ArgumentParser(prog='textmetrics-edu', description='Metrics for generated text, derived and exact.')
+    p = ShortUsageParser(prog='textmetrics-edu', description='Metrics for generated text, derived and exact.')
     sub = p.add_subparsers(dest='command', metavar='COMMAND')
     common = [common_arguments()]
     sc = sub.add_parser('score', help='score hypothesis files against reference files', parents=common,
@@ -312,14 +322,17 @@ def main(argv: list[str] | None = None) -> int:
     "Console entry point: returns (and, as a script, exits with) the status: 0 ok, 2 user error or unwritable output."
     parser = build_parser()
     args = parser.parse_args(argv)
+    import warnings
     try:
-        if args.command == 'score': status = run_score(args)
-        elif args.command == 'metrics': status = run_metrics(args)
-        elif args.command in COMMANDS: status = COMMANDS[args.command].run(args)
-        else:  # argparse's convention: usage on stderr, status 2
-            parser.print_usage(sys.stderr)
-            print("textmetrics-edu: error: give a command (score, metrics, ...); see --help", file=sys.stderr)
-            return 2
+        with warnings.catch_warnings():   # a warning as one line, without the Python source line that raised it
+            warnings.showwarning = _show_warning
+            if args.command == 'score': status = run_score(args)
+            elif args.command == 'metrics': status = run_metrics(args)
+            elif args.command in COMMANDS: status = COMMANDS[args.command].run(args)
+            else:  # argparse's convention: usage on stderr, status 2
+                parser.print_usage(sys.stderr)
+                print("textmetrics-edu: error: give a command (score, metrics, ...); see --help", file=sys.stderr)
+                return 2
         sys.stdout.flush()
         return status
     except (CliError, MetricInputError) as e:
@@ -332,6 +345,11 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         print(f"textmetrics-edu: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return 2
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    "`warnings.showwarning` for the command line: `textmetrics-edu: warning (Category): message`, nothing more."
+    print(f"textmetrics-edu: warning ({category.__name__}): {message}", file=sys.stderr if file is None else file)
 
 
 def _silence_stdout():

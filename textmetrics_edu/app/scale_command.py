@@ -74,7 +74,10 @@ def scheduler(kind: str = 'dask',  # one of SCHEDULERS
         with dask.config.set(scheduler='processes', num_workers=workers): yield f'{workers} processes (dask multiprocessing)'
     elif address:
         from distributed import Client
-        with Client(address) as c: yield f"the Dask cluster at {address} ({len(c.scheduler_info()['workers'])} workers)"
+        try: client = Client(address)
+        except (OSError, ValueError, TypeError) as e:   # a dead port: "Timed out trying to connect" after the timeout
+            raise CliError(f"--address: could not connect to the Dask scheduler at {address} ({e})") from None
+        with client as c: yield f"the Dask cluster at {address} ({len(c.scheduler_info()['workers'])} workers)"
     else:
         import logging
         from distributed import Client, LocalCluster

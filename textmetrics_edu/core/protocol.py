@@ -12,7 +12,7 @@ from .inputs import MetricInputError, TextmetricsDeprecationWarning, _is_seq, ch
 # %% auto #0
 __all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'n_refs_label', 'Metric',
            'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail', 'fieldwise_total', 'total_stats',
-           'stats_row', 'stats_from_row']
+           'stats_row', 'stats_from_row', 'with_detail']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -356,3 +356,10 @@ def stats_from_row(template, row: Sequence) -> Any:
 
 
 def _num(x): return x.item() if hasattr(x, 'item') else x
+
+
+def with_detail(stats, source) -> Any:
+    """`stats` (numbers, e.g. from `stats_from_row`) with the detail fields of `source` (statistics of the same class
+    summed by the metric's own `+`): the per-segment detail a result's `explain()` reads, next to exact numbers."""
+    from dataclasses import replace
+    return replace(stats, **{f.name: getattr(source, f.name) for f in fields(source) if f.metadata.get('detail')})

@@ -98,8 +98,11 @@ def discover_metrics(package: str = 'textmetrics_edu') -> dict:
 
 # %% ../../nbs/00_core.ipynb #32faa3f9
 def get_metric(name: str) -> Metric:
-    "The protocol spec registered as `name` (case-insensitive); `MetricInputError` with a suggestion otherwise."
+    """The protocol spec registered as `name` (case-insensitive); `MetricInputError` with a suggestion otherwise. A name
+    not registered yet imports the metric modules first (`discover_metrics`): it works in a fresh process."""
     import difflib
+    if not isinstance(name, str): raise MetricInputError(f"`metric` must be a metric name (a str such as 'bleu'), got {name!r:.80}")
+    if name.lower() not in {k.lower() for k in METRICS}: discover_metrics()
     by = {k.lower(): v for k, v in METRICS.items() if v.metric.segment_stats is not None}
     if name.lower() in by: return by[name.lower()].metric
     near = difflib.get_close_matches(name.lower(), list(by), n=1)

@@ -71,6 +71,8 @@ def get_tokenizer(name: str, arg: str = 'tokenize') -> Callable[[str], str]:
 def tokenize(text: str,  # the segment
              tokenize: str = '13a',  # one of 'none', '13a', 'intl', 'char' (old spelling `tokenizer=` deprecated)
              lowercase: bool = False,  # lowercase before tokenizing (sacreBLEU's `-lc`)
+             rstrip: bool = True,  # strip trailing whitespace first (sacreBLEU's BLEU); EASSE and HF evaluate do not,
+             # which matters for 'intl' only (it splits the '.' of "2012. " but not of "2012.")
              **old) -> list[str]:  # the tokens
     "Preprocess one segment as sacreBLEU's BLEU does: optional lowercasing, strip trailing whitespace, tokenize, split."
     if old:
@@ -81,7 +83,7 @@ def tokenize(text: str,  # the segment
     check_text(text, 'text')
     if not isinstance(lowercase, bool): raise MetricInputError(f"`lowercase` must be True or False, got {lowercase!r}")
     if lowercase: text = text.lower()
-    return get_tokenizer(tokenize)(text.rstrip()).split()
+    return get_tokenizer(tokenize)(text.rstrip() if rstrip else text).split()
 
 # %% ../../nbs/00_core.ipynb #da031233
 def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:

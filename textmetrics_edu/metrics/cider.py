@@ -38,18 +38,29 @@ _CLITICS = ("n't", "'s", "'re", "'ve", "'ll", "'d", "'m")
 _RE_BRACKETS = re.compile(r'[()\[\]{}"]')
 _RE_CLITIC = re.compile(r"(?<=\w)(n't|'s|'re|'ve|'ll|'d|'m)\b")
 _RE_PUNCT = re.compile(r'''(\.\.\.|--|[?!,;:"`]|(?<!\d)\.|\.(?!\d))''')
+# Abbreviations the PTB tokenizer keeps whole, with their period (measured on pycocoevalcap 1.2's CoreNLP 3.4.1, in the
+# middle of a caption and at its end): letters joined by periods ("t.v.", "u.s.", "p.m.", "e.g."), one letter and a
+# period inside a caption ("b." in "a b. c"; at its end PTB splits "t." when the next caption is capitalised, as COCO's
+# are), and these words (titles, months, street and state names; "no." and "fig." only before a number)
+_ABBREVIATIONS = ('mr mrs ms dr st ave etc vs jan feb mar apr jun jul aug sep sept oct nov dec inc corp co ltd jr sr sgt '
+                  'lt mt ft blvd rd dept gov gen col capt prof rev est tel ext sq cf al bros mfg assn univ ct sen rep pres '
+                  'bldg ariz colo conn fla ind kan mich minn mo mont neb nev okla tenn va vt wis wyo calif').split()
+_RE_ABBREV = re.compile(r"(?<![\w.'])(?:[a-z](?:\.[a-z])+\.?|[a-z]\.(?=[^\w.]*\w)|(?:" + '|'.join(_ABBREVIATIONS)
+                        + r")\.)(?![\w.])")
 
 
 @lru_cache(maxsize=2**16)
 def tokenize_caption(text: str,  # one caption
                     ) -> tuple[str, ...]:  # lowercased tokens without punctuation
-    "The default caption tokenizer: lowercase, brackets removed, clitics and punctuation split off, pycocoevalcap's `PUNCTUATIONS` dropped."
-    t = _RE_PUNCT.sub(r' \1 ', _RE_CLITIC.sub(r' \1', _RE_BRACKETS.sub(' ', text.lower())))
+    """The default caption tokenizer: lowercase, brackets removed, abbreviations kept whole as PTB keeps them ("t.v.",
+    "mr."), clitics and punctuation split off, pycocoevalcap's `PUNCTUATIONS` dropped."""
+    t = _RE_ABBREV.sub(lambda m: m.group().replace('.', '\0'), _RE_BRACKETS.sub(' ', text.lower()))   # periods hidden
+    t = _RE_PUNCT.sub(r' \1 ', _RE_CLITIC.sub(r' \1', t))
     out = []
     for w in t.split():
         if w in _DROP: continue
         if w not in _CLITICS: w = w.strip("'")
-        if w: out.append(w)
+        if w: out.append(w.replace('\0', '.'))
     return tuple(out)
 
 # %% ../../nbs/03_cider.ipynb #72e585a4

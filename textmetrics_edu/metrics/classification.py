@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level, accepts_tool_names
+from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level,
+                                  accepts_tool_names, detail, fieldwise_total)
 from .confusion import (
-    ConfusionMatrix, confusion_html, ClassificationStats, check_labels, classification_statistics, accuracy_from_stats,
+    ConfusionMatrix, confusion_html, ClassificationStats, check_label, check_labels, classification_statistics, accuracy_from_stats,
     mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
     _check_zero_division, _per_class_prf)
 
@@ -108,8 +109,8 @@ def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', a
     score = dict(accuracy=acc, precision=p, recall=r, f1=f, fbeta=f, mcc=mcc)[measure]
     opts = dict(average=average, beta=f"{beta:g}", zero_division=zero_division)
     if average == 'binary': opts['pos_label'] = repr(pos_label)
-    if st.n_selected != len(st.labels) and average != 'binary':
-        opts['labels'] = ','.join(map(str, st.labels[:st.n_selected]))
+    if (st.labels_given or st.n_selected != len(st.labels)) and average != 'binary':   # chosen labels change macro
+        opts['labels'] = ','.join(map(str, st.labels[:st.n_selected]))             # scores even when all are seen
     sig = make_signature(measure, **opts) if measure not in ('accuracy', 'mcc') else make_signature(measure)
     return ClassificationResult(score, sig, measure, acc, p, r, f, mcc, average, float(beta), s.labels,
                                 s.labels[:s.n_selected], P, R, F, s.support, s.predicted, s.matrix, st.n)
@@ -200,11 +201,14 @@ class ClassificationCounts:
     tp: tuple = ()  # per layout label: true positives
     predicted: tuple = ()  # per layout label: how often it is predicted (column sum)
     support: tuple = ()  # per layout label: how often it is the gold label (row sum)
+    pairs: tuple = detail()  # per example: (predicted, gold), for the whole result (confusion matrix, every label)
 
     def __add__(self, o: 'ClassificationCounts') -> 'ClassificationCounts':
         add = lambda a, b: tuple(x + y for x, y in zip(a, b))
         return ClassificationCounts(self.correct + o.correct, self.n + o.n, add(self.tp, o.tp),
-                                    add(self.predicted, o.predicted), add(self.support, o.support))
+                                    add(self.predicted, o.predicted), add(self.support, o.support), self.pairs + o.pairs)
+
+    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the pairs: quadratic)
 
 # %% ../../nbs/50_classification.ipynb #4217160d
 def _clf_prepare(measure: str):
@@ -232,7 +236,7 @@ def _clf_segment(measure: str):
         "One example's counts over the layout."
         K = _layout(o)
         return ClassificationCounts(int(h == gold), 1, tuple(int(h == gold == k) for k in K),
-                                    tuple(int(h == k) for k in K), tuple(int(gold == k) for k in K))
+                                    tuple(int(h == k) for k in K), tuple(int(gold == k) for k in K), ((h, gold),))
     return segment_stats
 
 # %% ../../nbs/50_classification.ipynb #3664861a
@@ -249,8 +253,14 @@ def _clf_signature(measure: str):
 
 def _clf_score(measure: str):
     def score(st: ClassificationCounts, o, signature='', n_segments=1) -> ClassificationResult:
-        "Stage 3 from counts: the same numbers as `classification_from_stats` (nan where the layout cannot give one)."
+        """Stage 3. With every example's (predicted, gold) pair (a corpus, or partitions at scale): the result of
+        `corpus_<measure>`, whole (confusion matrix, every label, its checks). From summed counts alone (the
+        significance tests' resamples): the same numbers (nan where the layout cannot give one)."""
         K, avg, zd = _layout(o), o['average'], o['zero_division']
+        if len(st.pairs) == st.n:
+            hyps, golds = [p[0] for p in st.pairs], [p[1] for p in st.pairs]
+            return classification_from_stats(classification_statistics(hyps, golds, labels=o['labels']), measure=measure,
+                                             average=avg, pos_label=o['pos_label'], zero_division=zd)
         nan = math.nan
         P = R = F = ()
         p = r = f = nan
@@ -290,6 +300,7 @@ def _clf_score(measure: str):
 def _clf_check(o: dict, name: str):
     "Checks beyond type and choices: scikit-learn's `zero_division` values, a duplicate-free `labels` list."
     _check_zero_division(o['zero_division'])
+    if o['pos_label'] is not None: check_label(o['pos_label'], 'pos_label')
     if o['labels'] is not None:
         labels = check_labels(o['labels'], 'labels')
         if len(set(labels)) != len(labels): raise MetricInputError(f"`labels` has duplicates: {list(labels)!r:.80}")

@@ -13,9 +13,9 @@ from typing import Any, Sequence
 from ..core import MetricInputError, TextmetricsWarning
 
 # %% auto #0
-__all__ = ['AVERAGES', 'check_labels', 'ConfusionMatrix', 'confusion_html', 'ClassificationStats', 'classification_statistics',
-           'confusion_matrix', 'accuracy_from_stats', 'mcc_from_stats', 'UndefinedMetricWarning',
-           'IgnoredOptionWarning', 'per_class_prf', 'prf_from_stats']
+__all__ = ['AVERAGES', 'check_labels', 'check_label', 'ConfusionMatrix', 'confusion_html', 'ClassificationStats',
+           'classification_statistics', 'confusion_matrix', 'accuracy_from_stats', 'mcc_from_stats',
+           'UndefinedMetricWarning', 'IgnoredOptionWarning', 'per_class_prf', 'prf_from_stats']
 
 # %% ../../nbs/50_classification.ipynb #08a6bbc7
 def _label_kind(y, name: str) -> str:
@@ -45,6 +45,14 @@ def check_labels(y,  # a sequence of class labels (str, or int/bool/integral flo
     kinds = {_label_kind(v, f"{name}[{i}]") for i, v in enumerate(y)}
     if len(kinds) > 1:
         raise MetricInputError(f"`{name}` mixes str and number labels; use one kind (e.g. all str)")
+    return y
+
+
+def check_label(y,  # one class label: a str, or an int/bool/integral float
+                name: str = 'pos_label',  # the argument's name, for error messages
+               ):  # the label, unchanged
+    "Check one class label (e.g. `pos_label`, whatever the average): NaN, 1.5 or a list is not a class."
+    _label_kind(y, name)
     return y
 
 
@@ -102,6 +110,7 @@ class ClassificationStats:
     labels: tuple  # every label (selected first, in the order given; then the other labels seen, sorted)
     matrix: tuple  # rows = gold, columns = predicted, over `labels`
     n_selected: int  # how many of `labels` (from the start) the averages run over
+    labels_given: bool = False  # the caller chose the labels (`labels=`): the signature records them
 
     @property
     def n(self) -> int: return sum(map(sum, self.matrix))
@@ -128,7 +137,7 @@ def classification_statistics(hyps: Sequence,  # predicted labels, one per examp
     idx = {l: i for i, l in enumerate(order)}
     m = [[0] * len(order) for _ in order]
     for h, r in zip(hyps, refs): m[idx[r]][idx[h]] += 1
-    return ClassificationStats(tuple(order), tuple(map(tuple, m)), k)
+    return ClassificationStats(tuple(order), tuple(map(tuple, m)), k, labels is not None)
 
 # %% ../../nbs/50_classification.ipynb #4f9e4e9c
 def confusion_matrix(hyps: Sequence,  # predicted labels
@@ -259,6 +268,7 @@ def prf_from_stats(st: ClassificationStats,  # from `classification_statistics`
                    zero_division='warn',  # 0/0 becomes: 'warn' (0.0 + warning), 0, 1 or nan
                   ) -> tuple:  # (precision, recall, F-beta, support): floats in [0, 1] and None, or per-label tuples
     "Stage 2: precision, recall and F-beta averaged as asked: `sklearn.metrics.precision_recall_fscore_support`."
+    if pos_label is not None: check_label(pos_label, 'pos_label')   # a label even where it is ignored (not NaN, 1.5, [1])
     s = _select(st, average, pos_label)
     if average != 'binary' and pos_label not in (None, 1):  # scikit-learn's condition and advice
         warnings.warn(f"pos_label={pos_label!r} is ignored when average={average!r} (it picks the positive class of "

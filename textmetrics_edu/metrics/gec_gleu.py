@@ -27,10 +27,14 @@ def gleu_tokens(text: str,  # one sentence
                 tokenize: str = 'none',  # sacreBLEU tokenizer ('none': split on whitespace, as `gleu` and JFLEG do)
                 lowercase: bool = False,  # lowercase first (compare-mt's `case_insensitive`)
                 name: str = 'text',
+                allow_empty: bool = False,  # a correction may be empty (everything deleted: `gleu` and compare-mt score it)
                ) -> list[str]:  # the tokens
-    "Stage 1: optional lowercasing, tokenization, split. A sentence with no token raises `MetricInputError`."
+    """Stage 1: optional lowercasing, tokenization, split. An empty source or reference raises `MetricInputError`
+    naming it; an empty correction (`allow_empty`) gives no token (its GLEU is 0: brevity penalty 0)."""
     toks = core_tokenize(check_text(text, name), tokenize, lowercase)
-    if not toks: raise MetricInputError(f"`{name}` is empty after tokenization ({text!r}); GLEU needs words")
+    if not toks and not allow_empty:
+        raise MetricInputError(f"`{name}` is empty after tokenization ({text!r}); GLEU needs words in every source and "
+                               "reference (an empty correction is scored)")
     return toks
 
 
@@ -97,7 +101,7 @@ class GecGleuStats:
 def gec_gleu_statistics(source: str, hyp: str, refs: Sequence[str], *, max_order: int = 4, penalty: str = 'gleu',
                         tokenize: str = 'none', lowercase: bool = False) -> GecGleuStats:
     "Stage 2: the counts of one segment against each of its references."
-    s, h = gleu_tokens(source, tokenize, lowercase, 'source'), gleu_tokens(hyp, tokenize, lowercase, 'hyp')
+    s, h = gleu_tokens(source, tokenize, lowercase, 'source'), gleu_tokens(hyp, tokenize, lowercase, 'hyp', True)
     rs = [gleu_tokens(r, tokenize, lowercase, f'refs[{j}]') for j, r in enumerate(refs)]
     S = [ngram_counts_of_order(s, n) for n in range(1, max_order + 1)]
     H = [ngram_counts_of_order(h, n) for n in range(1, max_order + 1)]
@@ -130,7 +134,7 @@ def _corpus_score(stats: Sequence[GecGleuStats], o: dict) -> tuple[float, list[f
         den = [sum(st.counts[0][n][1] for st in stats) for n in range(o['max_order'])]
         if min(num + den) == 0: return 0.0, [0.0]
         rl, hl = sum(st.ref_lens[0] for st in stats), sum(st.hyp_len for st in stats)
-        bp = min(1, math.exp(1 - rl / hl))
+        bp = min(1, math.exp(1 - rl / hl)) if hl else 0   # (compare-mt's: 0 for an empty output)
         return bp * math.exp(sum(math.log(x / d) * (1 / o['max_order']) for x, d in zip(num, den))), [0.0]
     draws = reference_draws(len(stats), [len(st.ref_lens) for st in stats], o['iterations'], o['seed'])
     scores = []
@@ -148,7 +152,7 @@ def _segment_stats(hyp, refs, o):
     if o['penalty'] == 'compare_mt' and len(rs) != 1:
         raise MetricInputError(f"gec_gleu: compare-mt's GLEU takes one reference per segment, got {len(rs)}")
     tok, lc = o['tokenize'], o['lowercase']     # `gec_gleu_statistics`'s numbers, computed by the engine
-    s, h = gleu_tokens(src, tok, lc, 'source'), gleu_tokens(hyp, tok, lc, 'hyp')
+    s, h = gleu_tokens(src, tok, lc, 'source'), gleu_tokens(hyp, tok, lc, 'hyp', True)
     r = [gleu_tokens(x, tok, lc, f'refs[{j}]') for j, x in enumerate(rs)]
     return GecGleuStats(*gec_gleu_segment_counts(s, h, r, o['max_order'], o['penalty']))
 
@@ -196,7 +200,7 @@ def corpus_gec_gleu(hyps: Sequence[str],  # corrected sentences, one per segment
     if sources_file is not None:
         from textmetrics_edu.core.datasets import read_segments
         sources = read_segments(sources_file, rstrip=True)
-    if sources is not None: refs = with_sources(sources, refs)
+    if sources is not None: refs = with_sources(sources, refs, n_segments=len(hyps))
     hyps, refs = check_corpus(hyps, refs)
     stats = [_segment_stats(h, r, o) for h, r in zip(hyps, refs)]
     score, its = _corpus_score(stats, o)
@@ -229,7 +233,7 @@ def sentence_gec_gleu(hyp: str,  # one corrected sentence
     st = _segment_stats(hyp, rs, o)
     if penalty == 'compare_mt':
         num = [max(x, 1) for x, _ in st.counts[0]]; den = [max(d, 1) for _, d in st.counts[0]]
-        bp = min(1, math.exp(1 - st.ref_lens[0] / st.hyp_len))
+        bp = min(1, math.exp(1 - st.ref_lens[0] / st.hyp_len)) if st.hyp_len else 0   # (compare-mt: 0 when empty)
         score = bp * math.exp(sum(math.log(x / d) * (1 / max_order) for x, d in zip(num, den)))
     else:
         score = sum(gleu_from_counts([x for x, _ in c], [d for _, d in c], rl, st.hyp_len)

@@ -12,12 +12,12 @@ from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
                                   Metric, Option, validate_options, corpus_fn, sentence_fn, register, ngram_counts,
-                                  TOKENIZERS)
-from .bleu import preprocess
+                                  TOKENIZERS, tokenize as core_tokenize)
 
 # %% auto #0
 __all__ = ['GOOGLE_BLEU_OPTIONS', 'GOOGLE_BLEU', 'corpus_google_bleu', 'sentence_google_bleu', 'GoogleBLEUStats',
-           'google_bleu_counts', 'best_reference_stats', 'google_bleu_from_stats', 'GoogleBLEUResult']
+           'google_bleu_counts', 'best_reference_stats', 'google_bleu_from_stats', 'google_bleu_tokens',
+           'GoogleBLEUResult']
 
 # %% ../../nbs/04_google_bleu.ipynb #d0cf63da
 @dataclass(frozen=True)
@@ -76,6 +76,16 @@ def _gb_check(o: dict, name: str):
         raise MetricInputError(f"{name}: `min_len` ({o['min_len']}) must be <= `max_len` ({o['max_len']})")
 
 
+@lru_cache(maxsize=2**16)
+def google_bleu_tokens(text: str,  # one segment (checked by the caller)
+                       tokenize: str = '13a',  # sacreBLEU tokenizer name (checked by the caller)
+                       lowercase: bool = False,
+                      ) -> tuple[str, ...]:  # the tokens Google BLEU counts
+    """Google BLEU's preprocessing, as HF evaluate's `google_bleu`: the tokenizer on the text as given (no `rstrip`,
+    unlike sacreBLEU's BLEU; with 'intl' a final "2012. " splits its '.', "2012." does not)."""
+    return tuple(core_tokenize(text, tokenize, lowercase, rstrip=False))
+
+
 def _pooled(toks, min_len, max_len):
     "`ngram_counts` in a plain dict, counted by `collections`' C loop: (counts, total)."
     counts, total = {}, 0
@@ -88,12 +98,12 @@ def _pooled(toks, min_len, max_len):
 @lru_cache(maxsize=2**16)
 def _ref_table(ref, min_len, max_len, tokenize, lowercase):
     "One reference's pooled n-gram counts and their total (cached: read, never modified)."
-    return _pooled(preprocess(ref, tokenize, lowercase), min_len, max_len)
+    return _pooled(google_bleu_tokens(ref, tokenize, lowercase), min_len, max_len)
 
 
 def _gb_segment(hyp: str, refs: tuple[str, ...], o: dict) -> GoogleBLEUStats:
     "Stage 2: `best_reference_stats` on the tokenized segment, each reference's n-grams counted once per run."
-    H, h = _pooled(preprocess(hyp, o['tokenize'], o['lowercase']), o['min_len'], o['max_len'])
+    H, h = _pooled(google_bleu_tokens(hyp, o['tokenize'], o['lowercase']), o['min_len'], o['max_len'])
     best = None
     for ref in refs:
         R, r = _ref_table(ref, o['min_len'], o['max_len'], o['tokenize'], o['lowercase'])

@@ -243,7 +243,9 @@ class NISTResult(MetricResult):
     length_ratio: float = 1.0  # hypothesis length / average reference length
     info: tuple[float, ...] = ()
     hyp_ngrams: tuple[int, ...] = ()
-    segment_scores: tuple[float, ...] = ()  # each segment's score (mteval -d 2: its counts, the corpus's weights)
+    segment_scores: tuple[float, ...] = ()  # each segment's score (mteval -d 2: its counts, the corpus's weights);
+    # convention 'nltk': nan for a segment whose references have no words (its length ratio is undefined; NLTK's
+    # corpus score counts it, as here)
     convention: str = 'mteval'
     n_segments: int = 1
     name = 'NIST'
@@ -270,7 +272,8 @@ def _nist_score(st, o, signature='', n_segments=1):
     score, terms, bp = nist_from_stats(st, o['convention'])
     ratio = (st.hyp_len / st.ref_len if o['convention'] == 'nltk'
              else st.hyp_len / (st.ref_len / (st.ref_sets / st.segments))) if st.ref_len else 0.0
-    segs = tuple(nist_from_stats(NISTStats(*s), o['convention'])[0] for s in st.per_segment)
+    segs = tuple(nist_from_stats(x, o['convention'])[0] if x.ref_len else math.nan
+                 for x in (NISTStats(*s) for s in st.per_segment))
     return NISTResult(score=score, signature=signature, precisions=terms, length_penalty=bp, length_ratio=ratio,
                       info=st.info, hyp_ngrams=st.hyp_ngrams, segment_scores=segs, convention=o['convention'],
                       n_segments=n_segments)

@@ -32,11 +32,17 @@ class Source(str):
 def with_sources(sources: Sequence[str],  # one source (original) sentence per segment
                  refs: Sequence,  # refs[i]: the reference(s) of segment i (a str or a list of str)
                  name: str = 'sources',  # the argument named in errors
+                 n_segments: int | None = None,  # the number of hypotheses, when known (a length mismatch is blamed right)
                 ) -> SegmentRefs:  # item i: (Source(sources[i]), *references of segment i)
     """The references of a rewriting task with each segment's source in front, marked as `Source`: the form in which
     SARI (and GEC GLEU) segments pass through the shared paths (corpus functions, significance tests). Raises
     `MetricInputError` for a bare str, a length mismatch or references that already carry a source."""
     srcs = check_hyps(sources, name)
+    if n_segments is not None and len(srcs) != n_segments:
+        raise MetricInputError(f"`{name}` has {len(srcs)} sentence(s) but `hyps` has {n_segments}: one source per segment")
+    if n_segments is None and hasattr(refs, '__len__') and not isinstance(refs, str) and len(refs) != len(srcs):
+        raise MetricInputError(f"`{name}` has {len(srcs)} sentence(s) but `refs` has {len(refs)} segment(s): one source "
+                               "per segment")
     rs = check_refs(refs, len(srcs))
     for i, r in enumerate(rs):
         if any(isinstance(x, Source) for x in r): raise MetricInputError(f"`refs[{i}]` already carries a source")
@@ -60,10 +66,14 @@ def sari_tokens(text: str,  # one sentence (source, output or reference)
                 tokenize: str = '13a',  # sacreBLEU tokenizer (EASSE's default '13a'; 'none' splits on whitespace)
                 lowercase: bool = True,  # lowercase first (EASSE's default)
                 name: str = 'text',  # the argument named in errors
+                allow_empty: bool = False,  # an output may be empty (a system that deleted everything: the tools score it)
                ) -> list[str]:  # the tokens
-    "Stage 1, EASSE's `normalize`: lowercase, sacreBLEU tokenization, split. Empty results raise `MetricInputError`."
-    toks = core_tokenize(check_text(text, name), tokenize, lowercase)
-    if not toks: raise MetricInputError(f"`{name}` is empty after tokenization ({text!r}); SARI needs words")
+    """Stage 1, EASSE's `normalize`: lowercase, sacreBLEU tokenization, split. An empty source or reference raises
+    `MetricInputError` naming it; an empty output (`allow_empty`) gives no token, as EASSE's `split()`."""
+    toks = core_tokenize(check_text(text, name), tokenize, lowercase, rstrip=False)   # EASSE's and HF's: no rstrip
+    if not toks and not allow_empty:
+        raise MetricInputError(f"`{name}` is empty after tokenization ({text!r}); SARI needs words in every source and "
+                               "reference (an empty output is scored)")
     return toks
 
 
@@ -154,17 +164,19 @@ def sari_statistics(source: str,  # the input sentence I
                     tokenize: str = '13a', lowercase: bool = True,
                    ) -> SariStats:  # the segment's counts
     "Stage 2: every count SARI needs for one segment (one pass; every convention reads its own fields)."
-    s, h = sari_tokens(source, tokenize, lowercase, 'source'), sari_tokens(hyp, tokenize, lowercase, 'hyp')
+    s, h = sari_tokens(source, tokenize, lowercase, 'source'), sari_tokens(hyp, tokenize, lowercase, 'hyp', True)
     rs = [sari_tokens(r, tokenize, lowercase, f'refs[{j}]') for j, r in enumerate(refs)]
     k = len(rs)
+    h_sent = h or ['']   # SARI.py and HF split an empty output on ' ': one empty token (EASSE's split(): none)
     rows, authors, hf = [], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
     for n in range(1, MAX_ORDER + 1):
         S, H = ngram_counter(s, n), ngram_counter(h, n)
         R = Counter()
         for r in rs: R.update(ngram_counter(r, n))
         rows.append(add_counts(S, H, R) + keep_counts(S, H, R, k) + delete_counts(S, H, R, k))
+        H_sent = H if h else ngram_counter(h_sent, n)
         for acc, variant in ((authors, 'authors'), (hf, 'hf')):
-            for j, v in enumerate(type_averaged_scores(S, H, R, k, variant)): acc[j] += v / MAX_ORDER
+            for j, v in enumerate(type_averaged_scores(S, H_sent, R, k, variant)): acc[j] += v / MAX_ORDER
     cols = tuple(zip(*rows))
     return SariStats(*cols, authors=tuple(authors), hf=tuple(hf))
 
@@ -234,8 +246,11 @@ def _segment_stats(hyp, refs, o):
     "Stage 2 of the protocol: `sari_statistics`'s numbers, computed by the engine `sari_segment_counts`."
     src, rs = split_source(refs, 'sari')
     tok, lc = o['tokenize'], o['lowercase']
-    s, h = sari_tokens(src, tok, lc, 'source'), sari_tokens(hyp, tok, lc, 'hyp')
+    s, h = sari_tokens(src, tok, lc, 'source'), sari_tokens(hyp, tok, lc, 'hyp', True)
     r = [sari_tokens(x, tok, lc, f'refs[{j}]') for j, x in enumerate(rs)]
+    if not h:   # an empty output: EASSE's counts have no output n-gram; SARI.py's and HF's sentences one token ''
+        counts, sent = sari_segment_counts(s, [], r, MAX_ORDER), sari_segment_counts(s, [''], r, MAX_ORDER)
+        return SariStats(*counts[:9], *sent[9:])
     return SariStats(*sari_segment_counts(s, h, r, MAX_ORDER))
 
 
@@ -259,13 +274,13 @@ SARI = Metric(
     segment_stats=_segment_stats, score=_score, signature=_signature)
 
 # %% ../../nbs/22_sari.ipynb #812c61e2
-def _attach(sources, sources_file, refs):
+def _attach(sources, sources_file, refs, n_segments=None):
     if sources is not None and sources_file is not None:
         raise MetricInputError("sari: give `sources` or `sources_file`, not both")
     if sources_file is not None:
         from textmetrics_edu.core.datasets import read_segments
         sources = read_segments(sources_file, rstrip=True)
-    return refs if sources is None else with_sources(sources, refs)
+    return refs if sources is None else with_sources(sources, refs, n_segments=n_segments)
 
 
 @accepts_tool_names
@@ -280,8 +295,8 @@ def corpus_sari(hyps: Sequence[str],  # system outputs O, one per segment
     """Corpus SARI (Xu et al. 2016, TACL 4): default EASSE `corpus_sari` (feos/easse master, sacreBLEU 2.6.0
     tokenization): counts summed over the corpus, F1 per n-gram order averaged, deletion F1. The other conventions:
     `convention='paper'|'authors'|'hf'`. Raises `MetricInputError` for bad input or a missing source."""
-    check_hyps(hyps)
-    return SARI.corpus(hyps, _attach(sources, sources_file, refs), convention=convention, tokenize=tokenize,
+    n = len(check_hyps(hyps))
+    return SARI.corpus(hyps, _attach(sources, sources_file, refs, n), convention=convention, tokenize=tokenize,
                        lowercase=lowercase, sources_file=sources_file)
 
 

@@ -23,7 +23,7 @@ __all__ = ['SCHEMES', 'SCHEME_RULES', 'SPAN_F1_OPTIONS', 'SPAN_F1', 'read_tags',
 # %% ../../nbs/53_span_f1.ipynb #703ca14f
 SCHEMES = ('IOB1', 'IOB2', 'IOE1', 'IOE2', 'IOBES', 'BILOU')  # seqeval 1.2.2's schemes (seqeval.scheme)
 _SCHEME_PREFIXES = {'IOB1': 'IOB', 'IOB2': 'IOB', 'IOE1': 'IOE', 'IOE2': 'IOE', 'IOBES': 'IOBES', 'BILOU': 'BILOU'}
-_TAG = re.compile(r'[A-Z](-.*)?\Z', re.S)
+_TAG = re.compile(r'[A-Z](-.+)?\Z', re.S)   # 'B-' with no type is refused (a bare 'B' is conlleval's untyped span)
 
 
 def read_tags(x,  # a segment: whitespace-separated tags (str) or a list of tags

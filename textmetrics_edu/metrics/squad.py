@@ -5,6 +5,7 @@
 # %% ../../nbs/52_squad.ipynb #fd89ef15
 from __future__ import annotations
 
+import math
 import re
 import string
 import warnings
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..core import (MetricInputError, MetricResult, TextmetricsWarning, make_signature, Metric, Option,
-                                  corpus_fn, sentence_fn, register, total_stats)
+                                  check_text, corpus_fn, sentence_fn, register, total_stats)
 
 # %% auto #0
 __all__ = ['SQUAD_PUNCTUATION', 'SQUAD_CONVENTIONS', 'SQUAD_OPTIONS', 'SQUAD', 'corpus_squad', 'sentence_squad',
@@ -184,10 +185,11 @@ register(SQUAD, corpus_squad, sentence_squad);
 def squad_examples(dataset: Mapping | Sequence,  # the dataset JSON (a dict with 'data') or its 'data' list
                   ) -> list[tuple[str, tuple[str, ...]]]:  # (question id, gold answers) in file order ('' if none)
     "The questions of a SQuAD dataset file in the scripts' order, as (id, gold answers)."
-    data = dataset['data'] if isinstance(dataset, Mapping) else dataset
-    try: return [(qa['id'], tuple(a['text'] for a in qa['answers']) or ('',))
-                 for art in data for par in art['paragraphs'] for qa in par['qas']]
-    except (KeyError, TypeError) as e:
+    try:
+        data = dataset['data'] if isinstance(dataset, Mapping) else dataset
+        return [(qa['id'], tuple(a['text'] for a in qa['answers']) or ('',))
+                for art in data for par in art['paragraphs'] for qa in par['qas']]
+    except (KeyError, TypeError, AttributeError) as e:
         raise MetricInputError(f"`dataset` is not in the SQuAD layout (articles > paragraphs > qas with id, answers): {e!r}") from None
 
 
@@ -202,10 +204,16 @@ def squad_evaluate(dataset: Mapping | Sequence,  # the dataset JSON, as evaluate
     and the `best_*` search of `find_best_thresh`)."""
     if not isinstance(predictions, Mapping):
         raise MetricInputError(f"`predictions` must be a dict {{question id: answer}}, got {type(predictions).__name__}")
+    for q, a in predictions.items(): check_text(a, f"predictions[{q!r}]")
+    if isinstance(na_prob_thresh, bool) or not isinstance(na_prob_thresh, (int, float)) or not math.isfinite(na_prob_thresh):
+        raise MetricInputError(f"`na_prob_thresh` must be a finite number, got {na_prob_thresh!r}")
     if na_probs is not None:
         if convention != 'v2.0': raise MetricInputError("`na_probs` is an option of evaluate-v2.0.py: use convention='v2.0'")
         if not isinstance(na_probs, Mapping): raise MetricInputError("`na_probs` must be a dict {question id: probability}")
         if set(na_probs) != set(predictions): raise MetricInputError("`na_probs` must have exactly the question ids of `predictions`")
+        for q, p in na_probs.items():
+            if isinstance(p, bool) or not isinstance(p, (int, float)) or not math.isfinite(p):
+                raise MetricInputError(f"`na_probs[{q!r}]` must be a finite number (a probability), got {p!r:.60}")
     ex = squad_examples(dataset)
     missing = [q for q, _ in ex if q not in predictions]
     if missing and convention != 'v1.1':

