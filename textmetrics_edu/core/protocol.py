@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Sequence
 
-from .inputs import MetricInputError, TextmetricsDeprecationWarning, _is_seq, check_corpus, check_refs_of_segment, check_text
+from .inputs import MetricInputError, TextmetricsDeprecationWarning, is_sequence, check_corpus, check_refs_of_segment, check_text
 
 # %% auto #0
 __all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'n_refs_label', 'Metric', 'io_names', 'accepts_tool_names',
@@ -49,7 +49,7 @@ class Option:
                 raise MetricInputError(f"{where} must be a finite number, got {v!r}")
         elif t == 'numbers':   # a list or tuple, or a 1-D array (numpy, pandas: `tolist()`) of real numbers
             xs = v.tolist() if hasattr(v, 'tolist') and not isinstance(v, (str, bytes)) else v
-            if isinstance(xs, (str, bytes)) or not _is_seq(xs) or any(
+            if isinstance(xs, (str, bytes)) or not is_sequence(xs) or any(
                     isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) for x in xs):
                 raise MetricInputError(f"{where} must be a list of finite numbers, got {v!r}")
             v = tuple(float(x) for x in xs)

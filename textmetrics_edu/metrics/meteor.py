@@ -15,7 +15,7 @@ from ..core import (MetricInputError, MetricResult, check_text, make_signature, 
 from ..kernels.stem import porter_stem
 # (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
 from ..kernels.meteor import (WordNetMissingError, lexnames_text, find_wordnet_dir, load_wordnet,
-                                           wordnet_synonyms, _SYN_CACHE, _tok, align_fast)
+                                           wordnet_synonyms, SYN_CACHE, tokens_cached, align_fast)
 
 # %% auto #0
 __all__ = ['STAGES', 'METEOR_TOKENIZERS', 'METEOR', 'corpus_meteor', 'sentence_meteor', 'align_stage', 'meteor_align',
@@ -100,7 +100,7 @@ def meteor_tokenize(text: str, tokenize: str = '13a') -> tuple[str, ...]:
     `NLTKWordTokenizer`, i.e. `word_tokenize` without its sentence splitting)."""
     if tokenize not in METEOR_TOKENIZERS:
         raise MetricInputError(f"`tokenize` must be one of {METEOR_TOKENIZERS}, got {tokenize!r}")
-    return _tok(check_text(text, 'text'), tokenize)
+    return tokens_cached(check_text(text, 'text'), tokenize)
 
 
 @dataclass(frozen=True)
@@ -188,13 +188,13 @@ def _wordnet_of(o):
 def _meteor_prepare(refs, o):
     "Once per corpus: WordNet (when the synonym stage is on) and the tokenized references."
     wn = _wordnet_of(o)
-    return [(wn, [_tok(r, o['tokenize']) for r in rs]) for rs in refs]
+    return [(wn, [tokens_cached(r, o['tokenize']) for r in rs]) for rs in refs]
 
 
 def _meteor_segment(h, prepared, o):
     wn, rs = prepared
     kw = dict(lowercase=o['lowercase'], stem=o['stem'], synonyms=o['synonyms'])
-    ht = _tok(h, o['tokenize'])
+    ht = tokens_cached(h, o['tokenize'])
     s = _segment(ht, rs, kw, wn, o['alpha'], o['beta'], o['gamma'])
     return MeteorSums(s[0], ((s[0], s[1], s[2], s[3], len(ht), s[4], tuple(s[5]), ht, rs[s[1]]),))
 

@@ -284,7 +284,7 @@ def _nist_signature(o, nrefs):
 NIST = Metric(
     'nist', description='NIST (Doddington 2002), mteval-v13a.pl-compatible', options=NIST_OPTIONS,
     segment_stats=_nist_segment, score=_nist_score, signature=_nist_signature, prepare_refs=_nist_prepare,
-    refs_across_segments=True)  # the information weights count the n-grams of every reference of the corpus
+    preprocess=_tok, refs_across_segments=True)  # the information weights count the n-grams of every reference of the corpus
 
 corpus_nist = corpus_fn(NIST, """Corpus NIST (Doddington 2002, eq. 3), in bits (>= 0): information-weighted n-gram
 precision summed over orders 1..max_order, times the length penalty; the information weights come from all the
@@ -305,5 +305,4 @@ declare_conventions(
     Convention('nltk', {'convention': 'nltk'}, "NLTK's corpus_nist: each reference scored alone, per order the best "
                "one kept (its matches, its length for the penalty); equal to mteval's score with one reference",
                'NLTK 3.10 corpus_nist'),
-    pairs=[('mteval', 'nltk', 'corpus')],
-    units=_tok);
+    pairs=[('mteval', 'nltk', 'corpus')]);

@@ -345,9 +345,9 @@ def poisson_scores(plan: ScalePlan, total: PoissonSums) -> list[float]:
 
 def ci_from_scores(scores: Sequence[float]) -> tuple[float, float]:
     "(mean, half-width of the 95% interval) of resampled scores, as sacreBLEU's `estimate_ci` (and `bootstrap_ci`)."
-    from textmetrics_edu.stats.significance import _estimate_ci
+    from textmetrics_edu.stats.significance import estimate_ci
     import numpy as np
-    return _estimate_ci(np.asarray(scores, dtype=np.float64))
+    return estimate_ci(np.asarray(scores, dtype=np.float64))
 
 # %% ../../nbs/70_scale.ipynb #f2d4c2d6
 def partition_word_counts(sents: Iterable,  # one partition of training sentences (token lists)
@@ -433,13 +433,13 @@ def partition_perplexity(m,  # the model (`NgramCounts`, e.g. from `ngram_counts
 def perplexity_from_sums(m, total: PerplexitySums, smoothing: str = 'kneser-ney', *, gamma: float = 0.1,
                          discount: float | None = None, average: str = 'micro'):
     "The `LMPerplexityResult` of the whole test text: micro exp(sum NLL / N), macro the mean per-sentence perplexity."
-    from textmetrics_edu.lm.ngram_lm import LMPerplexityResult, _exp, check_lm_options, lm_signature
+    from textmetrics_edu.lm.ngram_lm import LMPerplexityResult, safe_exp, check_lm_options, lm_signature
     if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
     gamma, discount = check_lm_options(m.order, smoothing, gamma, discount, m.unk_cutoff, m.padding)
     if not total.events: raise MetricInputError("`sents` gives no event to score")
     nll, _, per = fold_rows(total.rows)
     k = sum(len(r) for r in total.rows)
-    micro, macro = _exp(nll / total.events), per / k
+    micro, macro = safe_exp(nll / total.events), per / k
     return LMPerplexityResult(score=micro if average == 'micro' else macro,
                               signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
                               cross_entropy_bits=nll / total.events / math.log(2), nll_nats=nll, tokens=total.events,
