@@ -318,3 +318,27 @@ def bleu_ngram_table(hyp: str,  # the hypothesis
 
 # %% ../../nbs/01_bleu.ipynb #2e582c9d
 register(BLEU, corpus_bleu, sentence_bleu);
+
+# %% ../../nbs/01_bleu.ipynb #18c2bb68
+from ..core import Convention, declare_conventions  # the tools' named conventions (lesson 62, `diff`)
+
+declare_conventions(
+    'bleu',
+    Convention('13a', {}, "sacreBLEU's defaults: mteval-v13a tokenization (ASCII punctuation split off), exp "
+               "smoothing, closest reference length", 'sacreBLEU 2.6.0'),
+    Convention('intl', {'tokenize': 'intl'}, "mteval-v14 international tokenization: every Unicode punctuation "
+               "mark and symbol is split off (German „quotes“, dashes, €)", 'sacreBLEU 2.6.0 -tok intl'),
+    Convention('floor', {'smooth_method': 'floor'}, 'a zero n-gram precision becomes 0.1 / total (Chen & Cherry '
+               '2014, method 1) instead of halving 1/total for each such order (exp, method 3)', 'sacreBLEU -s floor'),
+    Convention('add-k', {'smooth_method': 'add-k'}, 'k = 1 added to the matches and totals of orders 2 and up '
+               '(Lin & Och 2004; Chen & Cherry method 2)', 'sacreBLEU -s add-k'),
+    Convention('none', {'smooth_method': 'none'}, 'no smoothing: one order without a match makes the score 0',
+               'sacreBLEU -s none'),
+    Convention('mteval-v11', {'ref_length': 'shortest'}, 'the shortest reference length for the brevity penalty '
+               '(mteval-v11; v13a and sacreBLEU take the closest): matters with several references', 'mteval-v11a.pl'),
+    Convention('lc', {'lowercase': True}, 'case-insensitive: both texts lowercased first', 'sacreBLEU -lc'),
+    Convention('sentence-mean', {}, "the mean of sentence BLEU (sacreBLEU's sentence_bleu: effective order, exp "
+               'smoothing) instead of one corpus BLEU of summed statistics', 'sacrebleu.sentence_bleu, averaged',
+               level='sentence'),
+    pairs=[('13a', 'intl', 'corpus'), ('13a', 'floor', 'sentence'), ('13a', 'add-k', 'sentence'),
+           ('13a', 'mteval-v11', 'corpus'), ('13a', 'sentence-mean', 'corpus')]);

@@ -516,8 +516,8 @@ def sentence_cider(hyp: str,  # the candidate caption of one image
 @lru_cache(maxsize=1)
 def coco_sample_refs() -> tuple[tuple[str, ...], ...]:
     "The references (4 per image) of the 30 bundled MS-COCO images (textmetrics_edu/data/coco_thumb_sample)."
-    import textmetrics_edu
-    p = Path(textmetrics_edu.__file__).parent / 'data' / 'coco_thumb_sample' / 'references.jsonl'
+    from textmetrics_edu.core.datasets import data_path
+    p = data_path('coco_thumb_sample', 'references.jsonl')
     return tuple(tuple(json.loads(line)['refs']) for line in p.read_text(encoding='utf-8').splitlines() if line.strip())
 
 # %% ../../nbs/03_cider.ipynb #4eb395e1

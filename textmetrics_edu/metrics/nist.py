@@ -296,7 +296,7 @@ corpus (mteval -d 2) read `corpus_nist(...).segment_scores`.""")
 register(NIST, corpus_nist, sentence_nist);
 
 # %% ../../nbs/06_nist.ipynb #879776d9
-from ..stats.conventions import Convention, declare_conventions
+from ..core import Convention, declare_conventions
 
 declare_conventions(
     'nist',

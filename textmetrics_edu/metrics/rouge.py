@@ -443,3 +443,36 @@ def rouge_ngram_rows(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], n: in
 
 # %% ../../nbs/20_rouge.ipynb #71ce16b1
 for _t in _ROUGE_DESC: register(rouge_metric(_t), partial(corpus_rouge, rouge_type=_t), partial(sentence_rouge, rouge_type=_t))
+
+# %% ../../nbs/20_rouge.ipynb #6fc4f9a6
+from ..core import Convention, declare_conventions  # the tools' named conventions (lesson 62, `diff`)
+
+def _rouge_units(text: str, o: dict) -> tuple:
+    "ROUGE's tokens under options `o` (the tokenizer and stemmer its statistics use)."
+    return rouge_tokenize(text, o['tokenize'], o['stem'], on_non_ascii='ignore')
+
+
+def _rouge_describe(st, o: dict) -> dict:
+    "A ROUGE segment: P, R, F, and (one segment) the matched units, the denominators and the reference kept."
+    out = dict(precision=st.precision, recall=st.recall, fmeasure=st.fmeasure)
+    if len(st.segments) == 1:
+        x = st.segments[0]
+        out.update(hits=x.hits, ref_count=x.ref_count, hyp_count=x.hyp_count, best_ref=x.best_ref)
+    return out
+
+
+declare_conventions(
+    ('rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'),
+    Convention('rouge-score', {}, "Google's rouge-score: ASCII tokens, the best F over the references",
+               'rouge-score 0.1.2'),
+    Convention('perl-A', {'tokenize': 'perl', 'multi_ref': 'pooled'}, "ROUGE-1.5.5's default -f A: the counts are "
+               'pooled over all references (hits and counts summed), not the best reference kept', 'ROUGE-1.5.5.pl -f A'),
+    Convention('perl-B', {'tokenize': 'perl', 'multi_ref': 'max_recall'}, 'ROUGE-1.5.5 -f B: the reference with the '
+               'best recall (printed to 5 decimals) is kept, not the best F', 'ROUGE-1.5.5.pl -f B'),
+    Convention('rouge-score-stem', {'stem': True}, "use_stemmer=True: NLTK's Porter stemmer on tokens of more than "
+               '3 characters', 'rouge-score 0.1.2 use_stemmer=True'),
+    Convention('perl-A-stem', {'tokenize': 'perl', 'multi_ref': 'pooled', 'stem': True}, "-m -f A: ROUGE-1.5.5's own "
+               "Porter stemmer, which disagrees with NLTK's on words like news, generously, agreed", 'ROUGE-1.5.5.pl -m -f A'),
+    pairs=[('rouge-score', 'perl-A', 'corpus'), ('rouge-score', 'perl-B', 'corpus'),
+           ('rouge-score-stem', 'perl-A-stem', 'corpus')],
+    units=_rouge_units, describe=_rouge_describe);

@@ -14,7 +14,6 @@ except ImportError: np = None  # the browser (Pyodide): only the explorer (pure 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_hyps, check_refs, make_signature,
                                   SegmentRefs, get_metric, discover_metrics, stats_row,
                                   stats_from_row, check_seed, check_count)
-from ..metrics import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
 __all__ = ['find_metric', 'stats_matrix', 'row_scorer', 'score_from_row', 'estimate_ci', 'better_of', 'PairedTestResult',
