@@ -24,6 +24,9 @@ USES = {   # role -> the roles it may import besides itself (a level for each fo
     'core': set(), 'kernels': {'core'}, **{r: {'core', 'kernels'} for r in ROOMS}, 'stats': {'core', 'kernels'},
     'views': {'core', 'kernels', *ROOMS, 'stats'}, 'scale': {'core', 'kernels', 'stats'},
     'app': {'core', 'kernels', *ROOMS, 'stats', 'views', 'scale'}}
+# Known debt (issue 32), to shrink, never to grow: the n-gram LM's map-reduce counting and perplexity still live in
+# scale (its engines `dask_ngram_counts`, `dask_perplexity` call them); the LM has no spec to declare them through yet.
+PENDING = {'textmetrics_edu.scale.mapreduce -> textmetrics_edu.lm.ngram_lm'}
 LEVEL = {r: i for i, r in enumerate(('core', 'kernels', 'metrics', 'lm', 'models', 'stats', 'views', 'scale', 'app'))}
 MAX_LINES = 600
 
@@ -104,6 +107,8 @@ def test_dependencies_point_down():
             rt = role(t)
             if rt is None: bad.append(f'{m} -> {t} (the top level)'); continue
             if rt != r and rt not in USES[r]: bad.append(f'{m} -> {t}')
+    assert PENDING <= set(bad), f'fixed, remove from PENDING: {PENDING - set(bad)}'
+    bad = [b for b in bad if b not in PENDING]
     assert bad == [], 'imports outside what the role may use (up, sideways between rooms, a metric by name):\n' + \
         '\n'.join(sorted(bad))
 
