@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..core.text import regex  # \p{Han}, \p{L}, ...: the `regex` module, or core's generated stand-in (Pyodide)
 
-from ..core import MetricInputError
+from ..core import MetricInputError, ngram_iter
 from .stem import porter_stem, perl_porter_stem
 
 # %% auto #0
@@ -87,7 +87,7 @@ def tokenizer_fn(tokenizer, use_stemmer, on_non_ascii):
 @lru_cache(maxsize=2**15)
 def cached_ngrams(tokens: tuple, n: int) -> MappingProxyType:  # cached, so handed out read-only
     "n-gram counts of `tokens` (for n = 1 keyed by the token itself, not a 1-tuple), read-only."
-    return MappingProxyType(Counter(zip(*[tokens[i:] for i in range(n)])) if n > 1 else Counter(tokens))
+    return MappingProxyType(Counter(ngram_iter(tokens, n)) if n > 1 else Counter(tokens))
 
 
 def clipped_overlap(h, r) -> int:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, fmt_value,
                                   Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS)
 
@@ -82,7 +82,7 @@ class BLEUStats:
 
 # %% ../../nbs/01_bleu.ipynb #5b5fde40
 def _ngrams_by_order(tokens, max_order):
-    return [Counter(zip(*[tokens[i:] for i in range(n)])) for n in range(1, max_order + 1)]
+    return [Counter(ngram_iter(tokens, n)) for n in range(1, max_order + 1)]
 
 
 @lru_cache(maxsize=2**16)
@@ -101,7 +101,7 @@ def _segment_stats(hyp: str, refs: tuple[str, ...], max_order: int, tokenize: st
     ceil, ref_lens = _ref_info(refs, max_order, tokenize, lowercase)
     matches, totals = [], []
     for n in range(1, max_order + 1):
-        hc = Counter(zip(*[toks[i:] for i in range(n)]))
+        hc = Counter(ngram_iter(toks, n))
         rc = ceil[n - 1]
         matches.append(sum([k if k <= rc[g] else rc[g] for g, k in hc.items() if g in rc]))
         totals.append(max(len(toks) - n + 1, 0))

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   check_refs, make_signature, Metric, CorpusPrep, Option, register_corpus_level, detail, accepts_tool_names, fieldwise_total, total_stats,
                                   n_refs_label)
 
@@ -115,7 +115,7 @@ def ngram_counts_by_order(tokens: Sequence[str],  # a tokenized sentence
                           n: int = 4,  # the highest order N
                          ) -> tuple[Counter, ...]:  # item k-1: Counter of the k-grams (tuples of tokens)
     "The term frequencies h_k(s) of a sentence, one Counter per order 1..n."
-    return tuple(Counter(zip(*[tokens[i:] for i in range(k)])) for k in range(1, n + 1))
+    return tuple(Counter(ngram_iter(tokens, k)) for k in range(1, n + 1))
 
 # %% ../../nbs/03_cider.ipynb #e96e65da
 @dataclass(frozen=True)

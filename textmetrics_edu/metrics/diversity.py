@@ -14,7 +14,7 @@ from typing import Sequence
 
 from functools import partial
 
-from ..core import (MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
                                   Metric, Option, TOKENIZERS, register, fmt_value, accepts_tool_names)
 from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
 
@@ -128,7 +128,7 @@ def self_bleu_statistics(hyps: Sequence[str],  # the samples (at least 2)
                         ) -> list[BLEUStats]:  # sample i's BLEU statistics against all the others
     "BLEU statistics of every sample against all the other samples, in one pass (exact, O(total n-grams))."
     toks = [preprocess(h, tokenize, lowercase) for h in hyps]
-    counts = [[Counter(zip(*[t[k:] for k in range(n)])) for n in range(1, max_order + 1)] for t in toks]
+    counts = [[Counter(ngram_iter(t, n)) for n in range(1, max_order + 1)] for t in toks]
     # for every n-gram: the largest count, how many samples have it, and the second largest
     top1, n_top1, top2 = Counter(), Counter(), Counter()
     for cs in counts:
