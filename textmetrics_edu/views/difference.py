@@ -122,7 +122,7 @@ EXPLORER_METRICS = ('bleu', 'rougeL', 'wer')  # the families of the explorer's m
 
 def diff_pairs() -> list[str]:
     "The explorer's menu: every declared pair of `EXPLORER_METRICS`, as 'metric: a → b'."
-    from textmetrics_edu.metrics import bleu, rouge, wer  # their modules declare their conventions (no discovery in the browser)
+    from textmetrics_edu.metrics import bleu, rouge, wer  # noqa: F401 (their modules declare their conventions; no discovery in the browser)
     return [f"{m}: {a} → {b}" for m in EXPLORER_METRICS if m in CONVENTIONS for a, b, _ in CONVENTIONS[m].pairs]
 
 

@@ -7,7 +7,7 @@ from typing import Sequence
 
 from ..core import MetricInputError, check_seed, check_count, stats_row
 from ..stats.significance import find_metric, check_systems, row_scorer, better_of
-from ..metrics import bleu, chrf  # registers the explorer's metrics (the browser discovers none)
+from ..metrics import bleu, chrf  # noqa: F401 (registers the explorer's metrics: the browser discovers none)
 
 # %% auto #0
 __all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
