@@ -43,7 +43,7 @@ def data_path(*parts: str,  # the path below the package's `data/` folder, e.g. 
              ) -> Path:  # where it is (not checked: the caller reads it)
     "A file or folder of the package's bundled data (`textmetrics_edu/data/...`), found with `importlib.resources`."
     from importlib.resources import files
-    return Path(str(files(__name__.split('.')[0]))).joinpath('data', *parts)
+    return Path(str(files('textmetrics_edu'))).joinpath('data', *parts)
 
 
 def wmt22_sample_path() -> Path:
