@@ -10,7 +10,7 @@ import sacrebleu
 from textmetrics_edu.core import MetricInputError, SegmentRefs, check_hyps, refs_from_streams, tokenize
 from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu
 from textmetrics_edu.metrics.chrf import corpus_chrf, sentence_chrf
-from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge, _skip_bigrams, _ngrams
+from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge, cached_skip_bigrams, cached_ngrams
 from textmetrics_edu.metrics.ter import corpus_ter
 from textmetrics_edu.metrics.wer import corpus_wer
 
@@ -23,7 +23,7 @@ def test_skip_bigrams_hands_out_a_fresh_counter():
     c.clear()
     assert float(sentence_rouge('a b c', 'a b c', 'rougeS')) == 1.0
     assert skip_bigrams(['a', 'b', 'c']) == {('a', 'b'): 1, ('a', 'c'): 1, ('b', 'c'): 1}
-    for cached in (_skip_bigrams(('a', 'b'), 4, False), _ngrams(('a', 'b'), 1)):
+    for cached in (cached_skip_bigrams(('a', 'b'), 4, False), cached_ngrams(('a', 'b'), 1)):
         with pytest.raises(TypeError): cached[('z',)] = 1  # read-only views
 
 

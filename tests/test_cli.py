@@ -161,7 +161,7 @@ def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
     """`--no-ter-lowercase` was read as "not given" (False counted as unset): TER stayed case-insensitive. Every
     boolean option whose default is True (from the registry: none can be forgotten) passes False with its --no- flag."""
     import argparse
-    from textmetrics_edu.app.cli import build_parser, _kwargs
+    from textmetrics_edu.app.cli import build_parser, metric_kwargs
     from textmetrics_edu.core import METRICS, discover_metrics
     discover_metrics()
     checked = 0
@@ -169,7 +169,7 @@ def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
         for o in spec.options:
             if not (o.type is bool and o.default is True): continue   # the flags with a --no- form
             args = build_parser().parse_args(['score', '--metrics', name, '--no-' + o.flag[2:]])
-            assert _kwargs(spec, args).get(o.name) is False, (name, o.flag)
+            assert metric_kwargs(spec, args).get(o.name) is False, (name, o.flag)
             checked += 1
     assert checked >= 1
     # on real data: TER with --no-ter-lowercase is the case-sensitive TER

@@ -18,7 +18,7 @@ from textmetrics_edu.core import METRICS, MetricInputError, SegmentRefs, discove
 from textmetrics_edu.core.datasets import load_wmt22_sample
 from textmetrics_edu.metrics.bleu import BLEU
 from textmetrics_edu.metrics.sari import with_sources
-from textmetrics_edu.stats.conventions import CONVENTIONS, LEVELS, Convention, declare_conventions
+from textmetrics_edu.core import CONVENTIONS, LEVELS, Convention, declare_conventions
 from textmetrics_edu.stats.difference import explain_difference, first_divergence, token_diff, wdiff
 from textmetrics_edu.views.difference import render_difference_html, tokens_html
 

@@ -1,13 +1,17 @@
 """The package's house rules, measured on the exported source (imports inside functions included):
 roles are places, dependencies point down, no import circle, no module a newcomer cannot read in one sitting.
 
-    core      inputs, tokenizers, results, the metric protocol and registry: imports nothing above it
+    core      inputs, tokenizers, results, the metric protocol, registry and conventions: imports nothing above it
     kernels   the fast engines and the standard-library statistics: tokens and numbers in; import core only
-    metrics, lm, stats   the lessons' definitions: import core, kernels and each other (never views or app)
-    models    the model-based metrics (torch, imported inside functions): a lesson's level, like metrics
-    views     renderers, plots, explorers: anything but app
-    scale     runs existing metrics on an engine (Dask, Spark): imports core and the lessons, imported by app only
+    metrics, lm, models   the lessons' definitions, each folder a room of its own: core and kernels only (models: torch,
+              imported inside functions)
+    stats     significance, agreement, meta-evaluation, conventions' differences: any metric through the registry
+              (`core`), never a metric module by name
+    views     renderers, plots, explorers: anything but scale and app
+    scale     runs any registered metric on an engine (Dask, Spark) through its spec: core, kernels, stats
     app       command line, browser bridge (and the package's top level): anything
+A module reaches another room only through its public names or the metric's spec (`Metric`): no `_private` name is
+imported from another module, and `import textmetrics_edu` (the top level) counts as an import of the app's level.
 """
 import ast
 from pathlib import Path
@@ -15,7 +19,15 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).parent.parent / 'textmetrics_edu'
-LEVEL = {'core': 0, 'kernels': 1, 'metrics': 2, 'lm': 2, 'stats': 2, 'models': 2, 'views': 3, 'scale': 3, 'app': 4}
+ROOMS = ('metrics', 'lm', 'models')  # the lessons' definitions
+USES = {   # role -> the roles it may import besides itself (a level for each folder: no folder-level circle)
+    'core': set(), 'kernels': {'core'}, **{r: {'core', 'kernels'} for r in ROOMS}, 'stats': {'core', 'kernels'},
+    'views': {'core', 'kernels', *ROOMS, 'stats'}, 'scale': {'core', 'kernels', 'stats'},
+    'app': {'core', 'kernels', *ROOMS, 'stats', 'views', 'scale'}}
+# Known debt (issue 32), to shrink, never to grow: the n-gram LM's map-reduce counting and perplexity still live in
+# scale (its engines `dask_ngram_counts`, `dask_perplexity` call them); the LM has no spec to declare them through yet.
+PENDING = {'textmetrics_edu.scale.mapreduce -> textmetrics_edu.lm.ngram_lm'}
+LEVEL = {r: i for i, r in enumerate(('core', 'kernels', 'metrics', 'lm', 'models', 'stats', 'views', 'scale', 'app'))}
 MAX_LINES = 600
 
 
@@ -45,10 +57,13 @@ def imports(mods: dict[str, Path]) -> dict[str, set[str]]:
                     parts = m.split('.') if is_pkg else m.split('.')[:-1]
                     parts = parts[:len(parts) - node.level + 1]
                     base = '.'.join(parts + ([base] if base else []))
-                names = [base] + [f'{base}.{a.name}' for a in node.names]
+                names = [f'{base}.{a.name}' for a in node.names]
+                # `from textmetrics_edu import X` with X a name of the top level (not a sub-package, not `__version__`)
+                names += [base] if base != 'textmetrics_edu' or any(
+                    f'{base}.{a.name}' not in mods and not a.name.startswith('__') for a in node.names) else []
             for n in names:
                 # the most specific module named (`from textmetrics_edu.metrics import bleu` -> metrics.bleu)
-                if n in mods and n != m and not m.startswith(n + '.') and n != 'textmetrics_edu': out.add(n)
+                if n in mods and n != m and not m.startswith(n + '.'): out.add(n)
         edges[m] = out
     return edges
 
@@ -56,6 +71,25 @@ def imports(mods: dict[str, Path]) -> dict[str, set[str]]:
 def role(m: str) -> str | None:
     parts = m.split('.')
     return parts[1] if len(parts) > 1 and parts[1] in LEVEL else None
+
+
+def private_imports(mods: dict[str, Path]) -> list[str]:
+    "`from X import _name` with X another module of the package (a private module of the importer's own folder aside)."
+    out = []
+    for m, p in mods.items():
+        is_pkg = p.name == '__init__.py'
+        for node in ast.walk(ast.parse(p.read_text(encoding='utf-8'))):
+            if not isinstance(node, ast.ImportFrom): continue
+            base = node.module or ''
+            if node.level:
+                parts = m.split('.') if is_pkg else m.split('.')[:-1]
+                base = '.'.join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            if base not in mods or base == m: continue
+            for a in node.names:
+                if not a.name.startswith('_') or a.name.startswith('__'): continue
+                if f'{base}.{a.name}' in mods and role(base) == role(m): continue   # core.text -> core._unicode
+                out.append(f'{m} <- {base}.{a.name}')
+    return out
 
 
 def test_every_module_has_a_role():
@@ -72,9 +106,21 @@ def test_dependencies_point_down():
         for t in targets:
             rt = role(t)
             if rt is None: bad.append(f'{m} -> {t} (the top level)'); continue
-            if r == 'kernels' and rt not in ('core', 'kernels'): bad.append(f'{m} -> {t}')
-            elif LEVEL[rt] > LEVEL[r]: bad.append(f'{m} -> {t}')
-    assert bad == [], 'imports that point up:\n' + '\n'.join(sorted(bad))
+            if rt != r and rt not in USES[r]: bad.append(f'{m} -> {t}')
+    assert PENDING <= set(bad), f'fixed, remove from PENDING: {PENDING - set(bad)}'
+    bad = [b for b in bad if b not in PENDING]
+    assert bad == [], 'imports outside what the role may use (up, sideways between rooms, a metric by name):\n' + \
+        '\n'.join(sorted(bad))
+
+
+def test_no_private_name_crosses_modules():
+    "The spec is the door: what another module needs is a public name of its home or a field of the metric's spec."
+    assert private_imports(modules()) == []
+
+
+def test_levels_have_no_circle():
+    "The allowed uses between folders point one way (a level for each folder)."
+    assert all(LEVEL[u] < LEVEL[r] for r, us in USES.items() for u in us)
 
 
 def test_no_import_circle():

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu import corpus_meteor, sentence_meteor, MetricInputError
 from textmetrics_edu.metrics.meteor import (load_wordnet, meteor_align, meteor_tokenize, count_chunks, WordNetMissingError,
-                                    find_wordnet_dir, lexnames_text, _tok)
+                                    find_wordnet_dir, lexnames_text, tokens_cached)
 from textmetrics_edu.views.meteor import render_meteor_html, meteor_explorer, plot_meteor_alignment
 
 nltk_meteor = pytest.importorskip('nltk.translate.meteor_score')
@@ -34,7 +34,7 @@ def wn(): return _wordnet_or_skip()
 
 
 def nltk_score(hyp, refs, wn, tokenize='13a', **kw):
-    return nltk_meteor.meteor_score([list(_tok(r, tokenize)) for r in refs], list(_tok(hyp, tokenize)), wordnet=wn, **kw)
+    return nltk_meteor.meteor_score([list(tokens_cached(r, tokenize)) for r in refs], list(tokens_cached(hyp, tokenize)), wordnet=wn, **kw)
 
 
 def read_lines(p):
@@ -88,7 +88,7 @@ def test_alignment_equals_nltk_align_words(wn):
     ref = read_lines(WMT / 'ref.A.en')[:300]
     hyps = read_lines(WMT / 'sys' / 'Online-A.en')[:300]
     for h, r in zip(hyps, ref):
-        ht, rt = [w.lower() for w in _tok(h, '13a')], [w.lower() for w in _tok(r, '13a')]
+        ht, rt = [w.lower() for w in tokens_cached(h, '13a')], [w.lower() for w in tokens_cached(r, '13a')]
         theirs, _, _ = nltk_meteor.align_words(ht, rt, wordnet=wn)
         ours = meteor_align(ht, rt, wordnet=wn)
         assert [(i, j) for i, j, _ in ours] == theirs

@@ -529,16 +529,16 @@ def test_engine_equals_lesson(hyp, ref, stem, gap, wden, tokenizer):
     opts = dict(skip_gap=gap, weight=1.2, w_denominator=wden)
     for t in ALL_TYPES:
         kind, n = _parse_type(t)
-        tok = E._tok_fn(tokenizer, stem, 'ignore')
+        tok = E.tokenizer_fn(tokenizer, stem, 'ignore')
         assert E.seg_units(kind, n, hyp, ref, tok, opts) == pair_units(kind, n, hyp, ref, tok, opts), t
-    h, r = E._tokenize(hyp, tokenizer, stem), E._tokenize(ref, tokenizer, stem)
+    h, r = E.cached_tokens(hyp, tokenizer, stem), E.cached_tokens(ref, tokenizer, stem)
     for n in (1, 2, 3):
-        assert E._clip(E._ngrams(h, n), E._ngrams(r, n)) == ngram_overlap(h, r, n)[0]
+        assert E.clipped_overlap(E.cached_ngrams(h, n), E.cached_ngrams(r, n)) == ngram_overlap(h, r, n)[0]
     for g in (None, 0, 2):
         for u in (False, True):
-            assert dict(E._skip_bigrams(h, -1 if g is None else g, u)) == dict(skip_bigrams(h, g, u))
-    hs = [E._tokenize(x, tokenizer, stem) for x in hyp.split('\n') if x]
-    rs = [E._tokenize(x, tokenizer, stem) for x in ref.split('\n') if x]
+            assert dict(E.cached_skip_bigrams(h, -1 if g is None else g, u)) == dict(skip_bigrams(h, g, u))
+    hs = [E.cached_tokens(x, tokenizer, stem) for x in hyp.split('\n') if x]
+    rs = [E.cached_tokens(x, tokenizer, stem) for x in ref.split('\n') if x]
     assert E._union_lcs_hits(rs, hs) == union_lcs_hits(rs, hs)
 
 
@@ -564,8 +564,8 @@ def test_explorer_unigrams_are_words_not_letters():
 
 def test_public_names_still_importable_from_the_lesson():
     from textmetrics_edu.metrics import rouge
-    for name in ('porter_stem', 'perl_porter_stem', 'lcs_length', 'lcs_ref_indices', '_ngrams', '_skip_bigrams',
-                 '_tokenize', '_clip'):
+    for name in ('porter_stem', 'perl_porter_stem', 'lcs_length', 'lcs_ref_indices', 'cached_ngrams', 'cached_skip_bigrams',
+                 'cached_tokens', 'clipped_overlap'):
         assert getattr(rouge, name) is getattr(E, name), name
 
 

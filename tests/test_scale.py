@@ -399,7 +399,7 @@ def test_bad_input():
     with pytest.raises(MetricInputError, match="did you mean 'chrf'"): scale_plan('chfr')
     with pytest.raises(MetricInputError, match='beta'): scale_plan('chrf', beta='x')
     with pytest.raises(MetricInputError, match='segments but'): segments_bag(['a'], ['a', 'b'])
-    with pytest.raises(ScaleError, match='cider_partition_stats'): partition_stats(scale_plan('cider-d'), [('a', ['a'])])
+    with pytest.raises(ScaleError, match='partition_rows'): partition_stats(scale_plan('cider-d'), [('a', ['a'])])
     pairs = [('a b c', 'a b c'), ('d e f', 'd e')]
     before = [tuple(p) for p in pairs]
     partition_stats(plan, pairs)

@@ -167,8 +167,8 @@ def test_wer_from_distances_alignment_on_demand(earnings):
 
 
 def test_reference_cache_is_bounded():
-    from textmetrics_edu.kernels.edit_distance import _LRU
-    c = _LRU(10)
+    from textmetrics_edu.kernels.edit_distance import LRU
+    c = LRU(10)
     for k in range(6): c.put(k, str(k), 3)
     assert list(c.d) == [3, 4, 5] and c.total == 9 and c.get(0) is None and c.get(3) == '3'
     c.put('big', 'x', 11)  # costs more than the whole cache: not kept

@@ -31,15 +31,15 @@ def cases(n_seeds=6000):
 
 
 if __name__ == '__main__':
-    from textmetrics_edu.stats.correlations import _pair_arrays, _best_threshold
+    from textmetrics_edu.stats.correlations import pair_arrays, best_threshold
     def cumsum_threshold(c):  # the fast curve alone (no near-tie rule): which cases rounding decides
-        diffs, good, good_tie, inv, row_of, n_rows, _ = _pair_arrays(list(zip(c['metric'], c['human'])))
+        diffs, good, good_tie, inv, row_of, n_rows, _ = pair_arrays(list(zip(c['metric'], c['human'])))
         scale = 1.0 if c['variant'] == 'acc23' else 2.0
         start = np.bincount(row_of, good * inv).sum() / n_rows
         if c['variant'] == '23': start = 2 * start - 1
         order = np.argsort(diffs, kind='stable')
         curve = start + np.cumsum(((good_tie - good) * inv * scale)[order]) / n_rows
-        ths, vals = _best_threshold(diffs[order], curve, start)
+        ths, vals = best_threshold(diffs[order], curve, start)
         return float(ths[int(np.nanargmax(vals))])
     all_cases = list(cases())
     hard = [c for c in all_cases if cumsum_threshold(c) != c['threshold']]

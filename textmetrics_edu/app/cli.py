@@ -18,8 +18,9 @@ from ..core import (METRICS, COMMANDS, MetricInputError, SegmentRefs, discover_m
 from ..core.datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
-__all__ = ['PROGRESS_DELAY', 'CliError', 'common_arguments', 'Progress', 'discover_commands', 'ShortUsageParser', 'build_parser',
-           'run_score', 'format_table', 'format_tsv', 'run_metrics', 'main']
+__all__ = ['PROGRESS_DELAY', 'CliError', 'common_arguments', 'Progress', 'flag_dest', 'flag_groups', 'discover_commands',
+           'ShortUsageParser', 'build_parser', 'metric_kwargs', 'check_flags', 'metric_specs', 'run_score', 'no_nan',
+           'format_table', 'format_tsv', 'run_metrics', 'main']
 
 # %% ../../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
@@ -65,10 +66,10 @@ class Progress:
         finally: bar.close()
 
 
-def _dest(flag: str) -> str: return 'f_' + flag.lstrip('-').replace('-', '_')
+def flag_dest(flag: str) -> str: return 'f_' + flag.lstrip('-').replace('-', '_')
 
 
-def _groups():
+def flag_groups():
     "{group title: {flag: Option}} of every metric's options by family, and {flag: owner metric names}."
     groups, owners = {}, {}
     for name, spec in sorted(METRICS.items()):
@@ -121,14 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument('--segments', action='store_true', help='also give per-segment (sentence-level) scores, as a table')
     sc.add_argument('--explain', type=int, metavar='N', help='print the derivation for segment N (1-based)')
     sc.add_argument('--percent', action='store_true', help='print scores x100 (sacreBLEU/WMT scale)')
-    groups, _ = _groups()
+    groups, _ = flag_groups()
     seen = set()
     for title, rows in groups.items():
         g = sc.add_argument_group(title)
         for flag, o in rows.items():
             if flag in seen: continue
             seen.add(flag)
-            kw = dict(help=o.doc, dest=_dest(flag), default=None)   # derived from the `Option`: nothing re-declared
+            kw = dict(help=o.doc, dest=flag_dest(flag), default=None)   # derived from the `Option`: nothing re-declared
             if o.type is bool: kw['action'] = 'store_true' if o.default is False else argparse.BooleanOptionalAction
             else:
                 if not o.choices: kw['metavar'] = o.name.upper()
@@ -144,20 +145,20 @@ def build_parser() -> argparse.ArgumentParser:
 # %% ../../nbs/90_cli.ipynb #a9b24442
 def _set(args, flag):
     "Whether the flag was given: every flag's default is None, so `--no-ter-lowercase` (False) counts as given"
-    return getattr(args, _dest(flag), None) is not None
+    return getattr(args, flag_dest(flag), None) is not None
 
 
-def _kwargs(spec, args) -> dict:
+def metric_kwargs(spec, args) -> dict:
     "The keyword arguments of one selected metric from its own flags."
     kw = {}
     for o in spec.options:
-        if _set(args, o.flag): kw[o.name] = getattr(args, _dest(o.flag))
+        if _set(args, o.flag): kw[o.name] = getattr(args, flag_dest(o.flag))
     return kw
 
 
-def _check_flags(specs, args):
+def check_flags(specs, args):
     "An option given for a metric that is not selected is an error, not silently ignored."
-    _, owners = _groups()
+    _, owners = flag_groups()
     chosen = {s.name for s in specs}
     for flag, names in owners.items():
         if _set(args, flag) and not names & chosen:
@@ -187,7 +188,7 @@ def _load(args):
     return systems, refs, [str(f) for f in refs_files], note
 
 # %% ../../nbs/90_cli.ipynb #385ab646
-def _metric_specs(names: str):
+def metric_specs(names: str):
     "The specs named in `--metrics` (any case); an unknown name gets the closest one as a suggestion."
     import difflib
     by = {k.lower(): v for k, v in METRICS.items()}
@@ -222,8 +223,8 @@ def _explain_segment(spec, result, hyps, refs, kw, i: int) -> str:
 
 def run_score(args) -> int:
     "The `score` sub-command."
-    specs = _metric_specs(args.metrics)
-    _check_flags(specs, args)
+    specs = metric_specs(args.metrics)
+    check_flags(specs, args)
     systems, refs, ref_files, note = _load(args)
     n_refs = len(ref_files)
     for s in specs:
@@ -237,7 +238,7 @@ def run_score(args) -> int:
     for k, (name, hyps) in enumerate(systems.items(), 1):
         row = {'name': name, 'metrics': {}}
         for s in specs:
-            kw = _kwargs(s, args)
+            kw = metric_kwargs(s, args)
             with progress.task(f"[{k}/{len(systems)}] {name}: {s.name} on {nseg} segments", nseg):
                 r = s.corpus_fn(hyps, refs, **kw)
             caveat = getattr(r, 'note', '')   # a caveat the metric attaches to its number (e.g. rougeLsum = rougeL)
@@ -254,17 +255,17 @@ def run_score(args) -> int:
     if args.format == 'json':
         out = {'references': ref_files, 'segments': nseg, 'scale': scale, 'systems': results}
         if note: out['note'] = note
-        print(json.dumps(_no_nan(out), ensure_ascii=False, indent=2, allow_nan=False))
+        print(json.dumps(no_nan(out), ensure_ascii=False, indent=2, allow_nan=False))
     elif args.format == 'tsv': print(format_tsv(results, names))
     else: print(format_table(results, names, note=note, percent=args.percent))
     return 0
 
 # %% ../../nbs/90_cli.ipynb #ff03871d
-def _no_nan(x):
+def no_nan(x):
     "JSON has no NaN or infinity: they are written as null."
     if isinstance(x, float) and not math.isfinite(x): return None
-    if isinstance(x, dict): return {k: _no_nan(v) for k, v in x.items()}
-    if isinstance(x, list): return [_no_nan(v) for v in x]
+    if isinstance(x, dict): return {k: no_nan(v) for k, v in x.items()}
+    if isinstance(x, list): return [no_nan(v) for v in x]
     return x
 
 # %% ../../nbs/90_cli.ipynb #61be20a7

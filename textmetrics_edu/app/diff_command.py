@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from ..core import MetricInputError, METRICS, SegmentRefs, register_command, CommandSpec, cli_options
-from ..stats.conventions import CONVENTIONS, LEVELS
+from ..core import CONVENTIONS, LEVELS
 from ..stats.difference import METHODS, explain_difference, token_diff, wdiff
 
 # %% auto #0

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..core import CommandSpec, Option, register_command
-from .cli import CliError, _check_flags, _dest, _groups, _kwargs, _metric_specs, _no_nan, format_table, format_tsv
+from .cli import CliError, check_flags, flag_dest, flag_groups, metric_kwargs, metric_specs, no_nan, format_table, format_tsv
 
 # %% auto #0
 __all__ = ['SCHEDULERS', 'SCALE_OPTIONS', 'scheduler']
@@ -42,14 +42,14 @@ def _scale_arguments(p):
         if o.choices: kw['choices'] = o.choices
         else: kw.update(metavar=o.name.upper(), type=o.type)
         g.add_argument(_flag(o), **kw)
-    groups, _ = _groups()
+    groups, _ = flag_groups()
     seen = set()
     for title, rows in groups.items():   # the metrics' flags, derived from their `Option`s as for `score`
         g = p.add_argument_group(title)
         for flag, o in rows.items():
             if flag in seen: continue
             seen.add(flag)
-            kw = dict(help=o.doc, dest=_dest(flag), default=None)
+            kw = dict(help=o.doc, dest=flag_dest(flag), default=None)
             if o.type is bool: kw['action'] = 'store_true' if o.default is False else __import__('argparse').BooleanOptionalAction
             else:
                 if not o.choices: kw['metavar'] = o.name.upper()
@@ -89,14 +89,14 @@ def scheduler(kind: str = 'dask',  # one of SCHEDULERS
 
 def _metric_kwargs(spec, args) -> dict:
     "The metric's keyword arguments from its flags, typed as its options read them (labels and zero_division as the `score` command reads them)."
-    kw = _kwargs(spec, args)
+    kw = metric_kwargs(spec, args)
     kinds = {o.name: o.type for o in spec.metric.options}
     if isinstance(kw.get('labels'), str) and kinds.get('labels') == 'labels':
         from textmetrics_edu.metrics.classification import parse_labels
         kw['labels'] = parse_labels(kw['labels'], 'labels')
     if 'zero_division' in kw and kinds.get('zero_division') == 'zero_division':
-        from textmetrics_edu.metrics.classification import _zero_division_arg
-        kw['zero_division'] = _zero_division_arg(kw['zero_division'])
+        from textmetrics_edu.metrics.classification import zero_division_arg
+        kw['zero_division'] = zero_division_arg(kw['zero_division'])
     return kw
 
 
@@ -105,8 +105,8 @@ def _scale_run(args) -> int:
     from textmetrics_edu.scale.engines import dask_score, files_bag
     from textmetrics_edu.scale.mapreduce import scale_plan
     o = {x.name: x.check(getattr(args, x.name), 'scale', as_name=_flag(x)) for x in SCALE_OPTIONS}
-    specs = _metric_specs(args.metrics)
-    _check_flags(specs, args)
+    specs = metric_specs(args.metrics)
+    check_flags(specs, args)
     for s in specs:
         if len(args.refs) > 1 and not s.multi_ref: raise CliError(f"metric {s.name!r} takes one reference file, got {len(args.refs)}")
         scale_plan(s.name, **_metric_kwargs(s, args))   # refused before any file is read (e.g. self_bleu)
@@ -129,7 +129,7 @@ def _scale_run(args) -> int:
             results.append(row)
     metrics = [s.name for s in specs]
     if args.format == 'json':
-        print(json.dumps(_no_nan({'references': list(args.refs), 'segments': nseg, 'scale': scale, 'scheduler': o['scheduler'],
+        print(json.dumps(no_nan({'references': list(args.refs), 'segments': nseg, 'scale': scale, 'scheduler': o['scheduler'],
                                   'partition_size': o['partition_size'], 'systems': results}), ensure_ascii=False, indent=2))
     elif args.format == 'tsv': print(format_tsv(results, metrics))
     else: print(format_table(results, metrics, percent=args.percent))

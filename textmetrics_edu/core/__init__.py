@@ -8,9 +8,8 @@ __all__ = []
 # %% ../../nbs/00_core.ipynb #6d018dd4
 # the package `textmetrics_edu.core` is the sum of the modules above: `from textmetrics_edu.core import X` for any of their names
 from .inputs import *
-from .inputs import _is_seq
 from .text import *
 from .results import *
-from .results import _fmt
 from .protocol import *
 from .registry import *
+from .conventions import *

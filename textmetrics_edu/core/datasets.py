@@ -10,7 +10,7 @@ from pathlib import Path
 from . import MetricInputError
 
 # %% auto #0
-__all__ = ['SegmentFileError', 'read_segments', 'wmt22_sample_path', 'load_wmt22_sample']
+__all__ = ['SegmentFileError', 'read_segments', 'data_path', 'wmt22_sample_path', 'load_wmt22_sample']
 
 # %% ../../nbs/05_datasets.ipynb #7877fa10
 class SegmentFileError(MetricInputError):
@@ -39,10 +39,16 @@ def read_segments(path: str | Path,  # a text file, one segment per line
     return [l.rstrip() for l in lines] if rstrip else lines
 
 # %% ../../nbs/05_datasets.ipynb #0f5f898e
+def data_path(*parts: str,  # the path below the package's `data/` folder, e.g. ('models', 'x.json')
+             ) -> Path:  # where it is (not checked: the caller reads it)
+    "A file or folder of the package's bundled data (`textmetrics_edu/data/...`), found with `importlib.resources`."
+    from importlib.resources import files
+    return Path(str(files('textmetrics_edu'))).joinpath('data', *parts)
+
+
 def wmt22_sample_path() -> Path:
     "Folder of the bundled WMT22 en-de sample (src.en, ref.A.de, ref.B.de, sys/*.de, README.md)."
-    import textmetrics_edu
-    return Path(textmetrics_edu.__file__).parent / 'data' / 'wmt22_en-de_sample'
+    return data_path('wmt22_en-de_sample')
 
 
 def load_wmt22_sample() -> dict:

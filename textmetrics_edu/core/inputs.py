@@ -7,9 +7,9 @@ import numbers
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['MetricInputError', 'TextmetricsWarning', 'TextmetricsDeprecationWarning', 'check_text', 'check_refs_of_segment',
-           'check_hyps', 'SegmentRefs', 'check_refs', 'check_corpus', 'check_seed', 'check_count', 'check_numbers',
-           'refs_from_streams']
+__all__ = ['MetricInputError', 'is_sequence', 'TextmetricsWarning', 'TextmetricsDeprecationWarning', 'check_text',
+           'check_refs_of_segment', 'check_hyps', 'SegmentRefs', 'check_refs', 'check_corpus', 'check_seed',
+           'check_count', 'check_numbers', 'refs_from_streams']
 
 # %% ../../nbs/00_core.ipynb #21fb4b38
 class MetricInputError(ValueError):
@@ -28,7 +28,7 @@ def _unordered(x) -> bool:
 import collections.abc as _abc
 
 
-def _is_seq(x) -> bool:
+def is_sequence(x) -> bool:
     "True for list/tuple-like containers, False for strings and bytes."
     # lists and tuples first: isinstance against typing's Sequence alias costs ~10x a type check (every segment pays it)
     return type(x) in (list, tuple) or (isinstance(x, _abc.Sequence) and not isinstance(x, (str, bytes)))
@@ -54,7 +54,7 @@ def check_refs_of_segment(r, name: str = 'refs') -> tuple[str, ...]:
     if isinstance(r, str): return (r,)
     if r is None: raise MetricInputError(f"`{name}` is None; expected a str or a list of str")
     if _unordered(r): raise MetricInputError(f"`{name}` is a {_type_name(r)}; expected a str or a list of str")
-    if not _is_seq(r): raise MetricInputError(f"`{name}` must be a str or a list of str, got {_type_name(r)}")
+    if not is_sequence(r): raise MetricInputError(f"`{name}` must be a str or a list of str, got {_type_name(r)}")
     if len(r) == 0: raise MetricInputError(f"`{name}` is an empty list; each segment needs at least one reference")
     for j, x in enumerate(r): check_text(x, f"{name}[{j}]")
     return tuple(r)
@@ -68,7 +68,7 @@ def check_hyps(hyps, name: str = 'hyps') -> tuple[str, ...]:
                                f"For a single segment use the sentence_* function or wrap it: [{name}]")
     if _unordered(hyps):
         raise MetricInputError(f"`{name}` is a {_type_name(hyps)}, which has no segment order; expected a list of str")
-    if not _is_seq(hyps):
+    if not is_sequence(hyps):
         try: hyps = list(hyps)
         except TypeError: raise MetricInputError(f"`{name}` must be a list of str, got {_type_name(hyps)}") from None
     if len(hyps) == 0: raise MetricInputError(f"`{name}` is empty; expected at least one segment")
@@ -93,18 +93,18 @@ def check_refs(refs, n_segments: int, name: str = 'refs') -> tuple[tuple[str, ..
         raise MetricInputError(f"`{name}` is a bare str; expected a list whose item i holds the reference(s) of segment i")
     if _unordered(refs):
         raise MetricInputError(f"`{name}` is a {_type_name(refs)}, which has no segment order; expected a list")
-    if not _is_seq(refs):
+    if not is_sequence(refs):
         try: refs = list(refs)
         except TypeError: raise MetricInputError(f"`{name}` must be a list, got {_type_name(refs)}") from None
     if len(refs) != n_segments:
-        if len(refs) > 0 and all(_is_seq(s) and len(s) == n_segments for s in refs):
+        if len(refs) > 0 and all(is_sequence(s) and len(s) == n_segments for s in refs):
             raise MetricInputError(
                 f"`{name}` looks grouped by reference stream ({len(refs)} lists of {n_segments} segments, as sacreBLEU "
                 f"takes them); expected one entry per segment. Use `refs_from_streams(*{name})` to regroup.")
         raise MetricInputError(f"`{name}` has {len(refs)} entries but there are {n_segments} hypotheses; "
                                "expected one entry (a str or a list of str) per hypothesis")
     if (n_segments > 1 and not isinstance(refs, SegmentRefs)
-            and all(_is_seq(s) and len(s) == n_segments and all(isinstance(x, str) for x in s) for s in refs)):
+            and all(is_sequence(s) and len(s) == n_segments and all(isinstance(x, str) for x in s) for s in refs)):
         raise MetricInputError(
             f"`{name}`: {n_segments} lists of {n_segments} references is ambiguous: one list per segment (our layout) "
             f"or sacreBLEU's reference streams? State it: `SegmentRefs({name})` for one list per segment, "
@@ -164,7 +164,7 @@ def refs_from_streams(*streams: Sequence[str]) -> SegmentRefs:
     if not streams: raise MetricInputError("`streams`: give at least one reference stream")
     n = len(streams[0])
     for k, s in enumerate(streams):
-        if isinstance(s, str) or not _is_seq(s): raise MetricInputError(f"`streams[{k}]` must be a list of str")
+        if isinstance(s, str) or not is_sequence(s): raise MetricInputError(f"`streams[{k}]` must be a list of str")
         if len(s) != n: raise MetricInputError(f"`streams[{k}]` has {len(s)} segments, `streams[0]` has {n}")
     for k, s in enumerate(streams):
         for i, x in enumerate(s):

@@ -7,12 +7,12 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Sequence
 
-from .inputs import MetricInputError, TextmetricsDeprecationWarning, _is_seq, check_corpus, check_refs_of_segment, check_text
+from .inputs import MetricInputError, TextmetricsDeprecationWarning, is_sequence, check_corpus, check_refs_of_segment, check_text
 
 # %% auto #0
-__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'n_refs_label', 'Metric',
-           'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail', 'fieldwise_total', 'total_stats',
-           'stats_row', 'stats_from_row', 'with_detail']
+__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'n_refs_label',
+           'CorpusPrep', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail',
+           'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -50,7 +50,7 @@ class Option:
                 raise MetricInputError(f"{where} must be a finite number, got {v!r}")
         elif t == 'numbers':   # a list or tuple, or a 1-D array (numpy, pandas: `tolist()`) of real numbers
             xs = v.tolist() if hasattr(v, 'tolist') and not isinstance(v, (str, bytes)) else v
-            if isinstance(xs, (str, bytes)) or not _is_seq(xs) or any(
+            if isinstance(xs, (str, bytes)) or not is_sequence(xs) or any(
                     isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) for x in xs):
                 raise MetricInputError(f"{where} must be a list of finite numbers, got {v!r}")
             v = tuple(float(x) for x in xs)
@@ -131,6 +131,17 @@ def n_refs_label(refs: Sequence[Sequence[str]]) -> int | str:
 
 
 @dataclass(frozen=True)
+class CorpusPrep:
+    """What a metric whose segment statistics need facts of the whole corpus first (CIDEr's IDF) gives scale-out, so
+    that no engine knows it by name: a first pass over slices of the references whose results add up, then rows of
+    floats per segment (folded in corpus order) and a score from their sum."""
+    part: Callable  # part(refs, opts) -> what these segments' references contribute (adds with +; refs may be empty)
+    finish: Callable  # finish(total, opts) -> the corpus object (e.g. `CIDErCorpus`)
+    rows: Callable  # rows(hyps, refs, opts, corpus) -> one tuple of floats per segment
+    score: Callable  # score(summed_row, n_segments, opts, corpus, signature) -> the corpus result
+
+
+@dataclass(frozen=True)
 class Metric:
     """The protocol of one metric (a frozen spec, after sacreBLEU's `metrics/base.py`): the stages as
     functions, the options as data. `core` derives from it the validation, `corpus_x`/`sentence_x`,
@@ -157,6 +168,7 @@ class Metric:
     # (an encoder embeds texts in batches: BERTScore): batch_stats(hyps, refs, opts) -> one statistics object per segment
     refs_across_segments: bool = False  # prepare_refs draws on every segment's references (CIDEr's document
     # frequencies, NIST's information weights): a part of the corpus alone cannot compute a segment's statistics
+    corpus_prep: CorpusPrep | None = None  # the two-pass form of such a metric, for scale-out (None: not distributable)
 
     def opts(self, given: dict, sentence: bool = False) -> dict:
         "Validated options of a call (defaults, sentence-level defaults and fixed values filled in)."

@@ -7,10 +7,10 @@ import html
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .inputs import _is_seq
+from .inputs import is_sequence
 
 # %% auto #0
-__all__ = ['signature_value', 'make_signature', 'MetricResult']
+__all__ = ['signature_value', 'make_signature', 'fmt_value', 'MetricResult']
 
 # %% ../../nbs/00_core.ipynb #c2116209
 def signature_value(v) -> str:
@@ -18,7 +18,7 @@ def signature_value(v) -> str:
     if isinstance(v, bool): return 'yes' if v else 'no'
     if v is None: return 'none'
     if isinstance(v, float): s = f"{v:g}"
-    elif _is_seq(v): s = ','.join(signature_value(x) for x in v)
+    elif is_sequence(v): s = ','.join(signature_value(x) for x in v)
     else: s = str(v)
     return s.replace('|', '/').replace(':', '=')
 
@@ -47,11 +47,11 @@ def _json_default(o):
     raise TypeError(f"{type(o).__name__} is not JSON serializable")
 
 
-def _fmt(v) -> str:
+def fmt_value(v) -> str:
     if isinstance(v, float): return f"{v:.6g}"
     if isinstance(v, (tuple, list)):
-        if len(v) > 12: return '[' + ', '.join(_fmt(x) for x in v[:12]) + f', ... ({len(v)} items)]'
-        return '[' + ', '.join(_fmt(x) for x in v) + ']'
+        if len(v) > 12: return '[' + ', '.join(fmt_value(x) for x in v[:12]) + f', ... ({len(v)} items)]'
+        return '[' + ', '.join(fmt_value(x) for x in v) + ']'
     return str(v)
 
 # %% ../../nbs/00_core.ipynb #72f0470f
@@ -102,16 +102,16 @@ class MetricResult:
 
     def explain(self) -> str:
         "The derivation of the score as text; subclasses give their metric's steps."
-        return '\n'.join(f"{k} = {_fmt(v)}" for k, v in self.items())
+        return '\n'.join(f"{k} = {fmt_value(v)}" for k, v in self.items())
 
     def __str__(self): return f"{self.name} = {self.score:.4f}"
 
     def _repr_markdown_(self):
-        rows = [f"| {_md(k)} | {_md(_fmt(v))} |" for k, v in self.items() if k not in self._hidden]
+        rows = [f"| {_md(k)} | {_md(fmt_value(v))} |" for k, v in self.items() if k not in self._hidden]
         return f"**{_md(self.name)} = {self.score:.4f}**\n\n| field | value |\n|---|---|\n" + '\n'.join(rows)
 
     def _repr_html_(self):
-        rows = ''.join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(_fmt(v))}</td></tr>"
+        rows = ''.join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(fmt_value(v))}</td></tr>"
                        for k, v in self.items() if k not in self._hidden)
         return (f"<div class='tme-result'><b>{html.escape(self.name)} = {self.score:.4f}</b>"
                 f"<table><thead><tr><th>field</th><th>value</th></tr></thead><tbody>{rows}</tbody></table></div>")

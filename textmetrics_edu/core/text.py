@@ -14,8 +14,8 @@ except ImportError: from textmetrics_edu.core import _unicode as regex  # withou
 from .inputs import MetricInputError, TextmetricsDeprecationWarning, check_text
 
 # %% auto #0
-__all__ = ['TOKENIZERS', 'tokenize_none', 'tokenize_13a', 'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize', 'ngrams',
-           'ngram_counts', 'max_ref_counts', 'clipped_counts']
+__all__ = ['TOKENIZERS', 'tokenize_none', 'tokenize_13a', 'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize',
+           'ngram_iter', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts']
 
 # %% ../../nbs/00_core.ipynb #b07f565c
 _RE_13A = [
@@ -86,16 +86,21 @@ def tokenize(text: str,  # the segment
     return get_tokenizer(tokenize)(text.rstrip() if rstrip else text).split()
 
 # %% ../../nbs/00_core.ipynb #da031233
+def ngram_iter(tokens: Sequence[str], n: int) -> Iterable[tuple[str, ...]]:
+    "The n-grams of order `n` of `tokens`, in order, lazily and unchecked (the stages' idiom: `n` is an int >= 1)."
+    return zip(*[tokens[i:] for i in range(n)])
+
+
 def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     "All n-grams of order `n` of `tokens`, in order (an empty list when `len(tokens) < n`)."
     if not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
-    return list(zip(*[tokens[i:] for i in range(n)]))
+    return list(ngram_iter(tokens, n))
 
 
 def ngram_counts(tokens: Sequence[str], max_n: int, min_n: int = 1) -> Counter:
     "Counts of all n-grams with `min_n <= n <= max_n` (the n-gram tuples as keys)."
     c = Counter()
-    for n in range(min_n, max_n + 1): c.update(zip(*[tokens[i:] for i in range(n)]))
+    for n in range(min_n, max_n + 1): c.update(ngram_iter(tokens, n))
     return c
 
 

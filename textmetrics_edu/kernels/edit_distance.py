@@ -11,8 +11,8 @@ from itertools import repeat
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['hyyro_columns', 'last_column', 'common_affix', 'paused_gc', 'align_codes', 'ops_from_codes', 'align_bitparallel',
-           'reference_masks', 'levenshtein_distance', 'is_alignment']
+__all__ = ['REFERENCE_MASKS', 'hyyro_columns', 'last_column', 'common_affix', 'paused_gc', 'align_codes', 'ops_from_codes',
+           'align_bitparallel', 'LRU', 'reference_masks', 'levenshtein_distance', 'is_alignment']
 
 # %% ../../nbs/10b_edit_distance_engine.ipynb #51f91bc0
 _SHORT_PATTERN = 4096  # up to this many items, masks are built by OR-ing bits (fastest when the integers are short)
@@ -340,7 +340,7 @@ def align_bitparallel(a: Sequence,  # the reference tokens
         return ops_from_codes(codes), stats
 
 # %% ../../nbs/10b_edit_distance_engine.ipynb #d5e38cea
-class _LRU:
+class LRU:
     "A least-recently-used cache bounded by the total `cost` of its entries (an entry costing more is not kept)."
     def __init__(self, max_cost): self.d, self.total, self.max_cost = OrderedDict(), 0, max_cost
 
@@ -359,17 +359,17 @@ class _LRU:
     def clear(self): self.d.clear(); self.total = 0
 
 
-_REFERENCE_MASKS = _LRU(1 << 29)  # cost: bits of forward + reversed masks (n x distinct items each), 64 MB in all
+REFERENCE_MASKS = LRU(1 << 29)  # cost: bits of forward + reversed masks (n x distinct items each), 64 MB in all
 
 
 def reference_masks(a: tuple) -> _Masks:
     """The bitmasks of reference tokens `a`, kept across calls for references of 256+ tokens: scoring several systems
     (or several measures) against the same references builds them once, as sacreBLEU caches reference statistics."""
     if len(a) < 256: return _Masks(a)
-    m = _REFERENCE_MASKS.get(a)
+    m = REFERENCE_MASKS.get(a)
     if m is None:
         m = _Masks(a)
-        _REFERENCE_MASKS.put(a, m, 2 * len(a) * len(m.fw))
+        REFERENCE_MASKS.put(a, m, 2 * len(a) * len(m.fw))
     return m
 
 # %% ../../nbs/10b_edit_distance_engine.ipynb #2bde5485

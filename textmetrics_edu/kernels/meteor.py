@@ -21,8 +21,8 @@ from ..core import MetricInputError, get_tokenizer
 from .stem import porter_stem  # the stemmers: see the ROUGE engine notebook
 
 # %% auto #0
-__all__ = ['LEXNAMES', 'WORDNET_DIRS', 'WordNetMissingError', 'lexnames_text', 'find_wordnet_dir', 'load_wordnet',
-           'wordnet_synonyms', 'align_fast', 'meteor15_jar', 'run_meteor15']
+__all__ = ['LEXNAMES', 'WORDNET_DIRS', 'SYN_CACHE', 'WordNetMissingError', 'lexnames_text', 'find_wordnet_dir', 'load_wordnet',
+           'wordnet_synonyms', 'tokens_cached', 'align_fast', 'meteor15_jar', 'run_meteor15']
 
 # %% ../../nbs/21b_meteor_engine.ipynb #f4565450
 LEXNAMES = ('adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body '
@@ -126,13 +126,13 @@ def load_wordnet(dirs: tuple | None = None,  # WordNet directories to try (defau
                               f"({', '.join(map(str, roots))})")
 
 # %% ../../nbs/21b_meteor_engine.ipynb #555b1ac5
-_SYN_CACHE = weakref.WeakKeyDictionary()  # reader -> {word: synonyms}
+SYN_CACHE = weakref.WeakKeyDictionary()  # reader -> {word: synonyms}
 
 
 def wordnet_synonyms(word: str, wordnet=None) -> frozenset:
     "The word and every single-word lemma name of its WordNet synsets (NLTK's synonym set), cached per reader."
     wn = wordnet if wordnet is not None else load_wordnet()
-    cache = _SYN_CACHE.setdefault(wn, {})
+    cache = SYN_CACHE.setdefault(wn, {})
     s = cache.get(word)
     if s is None:
         s = cache[word] = frozenset({l.name() for syn in wn.synsets(word) for l in syn.lemmas()
@@ -141,7 +141,7 @@ def wordnet_synonyms(word: str, wordnet=None) -> frozenset:
 
 # %% ../../nbs/21b_meteor_engine.ipynb #1f455f77
 @lru_cache(maxsize=2**16)
-def _tok(text: str, tokenize: str) -> tuple[str, ...]:
+def tokens_cached(text: str, tokenize: str) -> tuple[str, ...]:
     "Tokens of `text` by '13a', 'intl', 'none' (sacreBLEU's) or 'nltk' (`NLTKWordTokenizer`), cached."
     if tokenize == 'nltk':
         from nltk.tokenize import NLTKWordTokenizer

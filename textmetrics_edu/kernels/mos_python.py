@@ -9,10 +9,11 @@ from typing import Sequence
 from ..core import MetricInputError
 
 # %% auto #0
-__all__ = ['t_quantile', 'percentile_linear', 'rating_lists', 'crowdmos_variance_python', 'bootstrap_means_python']
+__all__ = ['solve_components', 't_quantile', 'percentile_linear', 'rating_lists', 'crowdmos_variance_python',
+           'bootstrap_means_python', 'mos_fields_python']
 
 # %% ../../nbs/60_mos.ipynb #1afe3206
-def _solve_components(v_tot: float, v_ir: float, v_rr: float) -> tuple[float, float, float]:
+def solve_components(v_tot: float, v_ir: float, v_rr: float) -> tuple[float, float, float]:
     "(v_item, v_rater, v_residual) from the variance of all votes, the mean within-rater and within-item variances."
     v_item = v_rater = v_res = 0.0
     if not math.isnan(v_ir) and not math.isnan(v_rr):
@@ -105,7 +106,7 @@ def crowdmos_variance_python(Z: Sequence[Sequence[float | None]],  # raters x it
     within = lambda groups: (math.fsum(_var(g) for g in groups if len(g) >= 2) / sum(len(g) >= 2 for g in groups)
                              if any(len(g) >= 2 for g in groups) else float('nan'))
     v_tot = _var(x) if T >= 2 else float('nan')
-    v_item, v_rater, v_res = _solve_components(v_tot, within(rows), within(cols))
+    v_item, v_rater, v_res = solve_components(v_tot, within(rows), within(cols))
     var_mos = (v_item * sum(len(c) ** 2 for c in cols) / T ** 2 + v_rater * sum(len(r) ** 2 for r in rows) / T ** 2
                + v_res / T)
     return dict(v_item=v_item, v_rater=v_rater, v_residual=v_res, var_mos=var_mos, df=min(len(Z), len(Z[0])) - 1)
@@ -133,7 +134,7 @@ def bootstrap_means_python(Z: Sequence[Sequence[float | None]],  # raters x item
     return out
 
 # %% ../../nbs/60_mos.ipynb #d68847b2
-def _mos_python(rs, raters, items, confidence, n_samples, seed) -> dict:
+def mos_fields_python(rs, raters, items, confidence, n_samples, seed) -> dict:
     "The fields of one system's MOSResult with the standard library only."
     _, _, Z = rating_lists(rs)
     x = [v for r in Z for v in r if v is not None]; n = len(x)

@@ -12,14 +12,14 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Sequence
 
-try: import regex  # \p{Han}, \p{L}, ...
-except ImportError: from textmetrics_edu.core import _unicode as regex  # without regex (Pyodide): the same classes, generated
+from ..core.text import regex  # \p{Han}, \p{L}, ...: the `regex` module, or core's generated stand-in (Pyodide)
 
-from ..core import MetricInputError
+from ..core import MetricInputError, ngram_iter
 from .stem import porter_stem, perl_porter_stem
 
 # %% auto #0
-__all__ = ['lcs_length', 'lcs_ref_indices', 'wlcs_hits', 'seg_units']
+__all__ = ['is_lossy', 'cached_tokens', 'tokenizer_fn', 'cached_ngrams', 'clipped_overlap', 'cached_skip_bigrams', 'lcs_length',
+           'lcs_ref_indices', 'rouge_sentences', 'wlcs_hits', 'seg_units']
 
 # %% ../../nbs/20b_rouge_engine.ipynb #68d3716a
 _NON_ALNUM = re.compile(r'[^a-z0-9]+')
@@ -37,7 +37,7 @@ def _deleted_wordchars(text: str) -> bool:
 
 
 def _tokens(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
-    "The tokenization rules (uncached; `rouge_tokenize` and the corpus functions use the engine's cached `_tokenize`)."
+    "The tokenization rules (uncached; `rouge_tokenize` and the corpus functions use the engine's cached `cached_tokens`)."
     if tokenizer == 'rouge_score':
         toks = _NON_ALNUM.sub(' ', text.lower()).split()
     elif tokenizer == 'perl':
@@ -51,7 +51,7 @@ def _tokens(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
     return tuple(toks)
 
 # %% ../../nbs/20b_rouge_engine.ipynb #b51cb211
-def _lossy(text, toks, tokenizer, on_non_ascii, name) -> bool:
+def is_lossy(text, toks, tokenizer, on_non_ascii, name) -> bool:
     "Whether an ASCII tokenizer deleted letters or digits of `text`; raises if that leaves nothing (or if asked to)."
     if tokenizer == 'unicode' or on_non_ascii == 'ignore' or text.isascii() or not _deleted_wordchars(text):
         return False
@@ -65,32 +65,32 @@ def _lossy(text, toks, tokenizer, on_non_ascii, name) -> bool:
 
 # %% ../../nbs/20b_rouge_engine.ipynb #1372d39e
 @lru_cache(maxsize=2**16)
-def _tokenize(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
+def cached_tokens(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
     "The tokenization rules `_tokens`, cached."
     return _tokens(text, tokenizer, stem)
 
 
-def _tok_fn(tokenizer, use_stemmer, on_non_ascii):
+def tokenizer_fn(tokenizer, use_stemmer, on_non_ascii):
     "A caching tokenizer for one call; texts that lost letters are collected in `tok.lossy` (one warning per call)."
     cache, lossy = {}, []
 
     def tok(text):
         r = cache.get(text)
         if r is None:
-            r = cache[text] = _tokenize(text, tokenizer, bool(use_stemmer))
-            if _lossy(text, r, tokenizer, on_non_ascii, 'text'): lossy.append(text)
+            r = cache[text] = cached_tokens(text, tokenizer, bool(use_stemmer))
+            if is_lossy(text, r, tokenizer, on_non_ascii, 'text'): lossy.append(text)
         return r
     tok.lossy = lossy
     return tok
 
 # %% ../../nbs/20b_rouge_engine.ipynb #7cf30808
 @lru_cache(maxsize=2**15)
-def _ngrams(tokens: tuple, n: int) -> MappingProxyType:  # cached, so handed out read-only
+def cached_ngrams(tokens: tuple, n: int) -> MappingProxyType:  # cached, so handed out read-only
     "n-gram counts of `tokens` (for n = 1 keyed by the token itself, not a 1-tuple), read-only."
-    return MappingProxyType(Counter(zip(*[tokens[i:] for i in range(n)])) if n > 1 else Counter(tokens))
+    return MappingProxyType(Counter(ngram_iter(tokens, n)) if n > 1 else Counter(tokens))
 
 
-def _clip(h, r) -> int:
+def clipped_overlap(h, r) -> int:
     "Clipped matches `sum(min(h[g], r[g]))`, iterating over the smaller mapping."
     if len(h) > len(r): h, r = r, h
     m = 0
@@ -101,7 +101,7 @@ def _clip(h, r) -> int:
 
 
 @lru_cache(maxsize=2**15)
-def _skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> MappingProxyType:  # cached: read-only
+def cached_skip_bigrams(tokens: tuple, gap: int, unigrams: bool) -> MappingProxyType:  # cached: read-only
     "Skip-bigram counts as ROUGE-1.5.5's `createSkipBigram` (gap < 0: unlimited), read-only."
     c = Counter()
     n = len(tokens)
@@ -174,7 +174,7 @@ def _union_lcs_hits(ref_sents: Sequence[Sequence[str]], hyp_sents: Sequence[Sequ
     return hits
 
 # %% ../../nbs/20b_rouge_engine.ipynb #1c98ea18
-def _sentences(text: str) -> list[str]:
+def rouge_sentences(text: str) -> list[str]:
     "Sentences of a summary: its non-empty lines (rouge-score `get_sents`, Perl SPL format)."
     return [s for s in text.split('\n') if len(s)]
 
@@ -231,21 +231,21 @@ def seg_units(kind: str, n: int | None, hyp: str, ref: str, tok, opts: dict,
     "The lesson's `pair_units` (rouge.py), fast: cached counts and the bit-parallel LCS."
     if kind == 'N':
         ht, rt = tok(hyp), tok(ref)
-        hits = _clip(_ngrams(ht, n), _ngrams(rt, n))
+        hits = clipped_overlap(cached_ngrams(ht, n), cached_ngrams(rt, n))
         rc, hc = max(len(rt) - n + 1, 0), max(len(ht) - n + 1, 0)
         return hits, rc, hc, float('%.5f' % (hits / rc)) if rc else 0.0
     if kind in ('S', 'SU'):
         ht, rt = tok(hyp), tok(ref)
         gap = -1 if opts['skip_gap'] is None else opts['skip_gap']
-        hg, rg = _skip_bigrams(ht, gap, kind == 'SU'), _skip_bigrams(rt, gap, kind == 'SU')
-        hits, rc, hc = _clip(hg, rg), sum(rg.values()), sum(hg.values())
+        hg, rg = cached_skip_bigrams(ht, gap, kind == 'SU'), cached_skip_bigrams(rt, gap, kind == 'SU')
+        hits, rc, hc = clipped_overlap(hg, rg), sum(rg.values()), sum(hg.values())
         return hits, rc, hc, float('%.5f' % (hits / rc)) if rc else 0.0
     if kind == 'L':
         ht, rt = tok(hyp), tok(ref)
         hits = lcs_length(rt, ht) if ht and rt else 0
         return hits, len(rt), len(ht), hits / len(rt) if rt else 0.0
-    hs = [tok(s) for s in _sentences(hyp)]
-    rs = [tok(s) for s in _sentences(ref)]
+    hs = [tok(s) for s in rouge_sentences(hyp)]
+    rs = [tok(s) for s in rouge_sentences(ref)]
     if kind == 'Lsum':
         m, c = sum(map(len, rs)), sum(map(len, hs))
         hits = _union_lcs_hits(rs, hs) if m and c else 0

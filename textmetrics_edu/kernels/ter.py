@@ -11,7 +11,8 @@ from functools import lru_cache
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['BEAM_WIDTH', 'MAX_CACHE_SIZE', 'tercom_tokenize', 'hypothesis_tokens', 'tercom_reference_tokens', 'BeamEditDistance']
+__all__ = ['BEAM_WIDTH', 'BEAM_INF', 'MAX_CACHE_SIZE', 'tercom_tokenize', 'hypothesis_tokens', 'tercom_reference_tokens',
+           'BeamEditDistance']
 
 # %% ../../nbs/12b_ter_engine.ipynb #5ac0d561
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
@@ -67,14 +68,14 @@ def tercom_reference_tokens(sent: str, normalized: bool = False, no_punct: bool 
 
 # %% ../../nbs/12b_ter_engine.ipynb #4723360a
 BEAM_WIDTH = 25  # tercom's beam: the cells filled either side of the (length-ratio adjusted) diagonal
-_INF = int(1e16)  # the cost of a cell outside the beam
+BEAM_INF = int(1e16)  # the cost of a cell outside the beam
 MAX_CACHE_SIZE = 10000  # sacreBLEU's limit on the rows kept per reference
 
 # %% ../../nbs/12b_ter_engine.ipynb #9b451666
 class BeamEditDistance:
     "Edit distance of hypotheses against one reference, tercom-style beam, with a prefix trie of computed rows."
     def __init__(self, ref: Sequence[str]):
-        self.beam_width, self.inf = BEAM_WIDTH, _INF
+        self.beam_width, self.inf = BEAM_WIDTH, BEAM_INF
         self.ref, self.n = tuple(ref), len(ref)
         self.first = (list(range(self.n + 1)), ['i'] * (self.n + 1))
         # one prefix trie per hypothesis length: the beam's band depends on len(hyp), so a row computed for one

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from ..core import detail
 from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
-                                                   paused_gc, _LRU, _REFERENCE_MASKS)
+                                                   paused_gc, LRU, REFERENCE_MASKS)
 
 # %% auto #0
 __all__ = ['PURE_STEPS', 'ALIGNERS', 'jiwer_words', 'jiwer_chars', 'words', 'items', 'cacheable', 'reference_items',
@@ -42,7 +42,7 @@ def items(text: str, unit: str, norm) -> tuple:
     return tuple(text.strip())  # jiwer's `cer_default`: every character, spaces included
 
 # %% ../../nbs/11b_wer_engine.ipynb #ecabd30c
-_REFERENCE_ITEMS = _LRU(1 << 24)  # tokenised references of 2,000+ characters, 16 M characters in all
+_REFERENCE_ITEMS = LRU(1 << 24)  # tokenised references of 2,000+ characters, 16 M characters in all
 PURE_STEPS: set = set()  # normalisation functions known to map a text to the same text on every call (the built-in ones)
 
 
@@ -67,7 +67,7 @@ def reference_items(text: str, unit: str, norm) -> tuple:
 
 def clear_reference_caches():
     "Forget the tokenised references and their bitmasks kept across calls (benchmarks start each run cold)."
-    _REFERENCE_ITEMS.clear(); _REFERENCE_MASKS.clear()
+    _REFERENCE_ITEMS.clear(); REFERENCE_MASKS.clear()
 
 # %% ../../nbs/11b_wer_engine.ipynb #89ce9614
 ALIGNERS = ('auto', 'rapidfuzz', 'bit-parallel')  # the choices of `use_aligner`

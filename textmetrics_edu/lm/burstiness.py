@@ -17,8 +17,8 @@ except ImportError: np = None  # the browser (Pyodide): burstiness() in pure Pyt
 from ..core import MetricInputError, MetricResult, check_text, make_signature
 
 # %% auto #0
-__all__ = ['BurstinessResult', 'burstiness', 'split_sentences', 'sentence_lengths', 'sentence_burstiness', 'interarrival_gaps',
-           'term_burstiness', 'term_burstiness_table']
+__all__ = ['WORD_RE', 'BurstinessResult', 'burstiness', 'split_sentences', 'sentence_lengths', 'sentence_burstiness',
+           'interarrival_gaps', 'term_burstiness', 'term_burstiness_table']
 
 # %% ../../nbs/33_burstiness.ipynb #11c17ac3
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def burstiness(values: Sequence[float],  # inter-event times or sentence lengths
 
 # %% ../../nbs/33_burstiness.ipynb #ee3e3a74
 _SENT_END = re.compile(r'(?<=[.!?])["\')\]]*\s+')
-_WORD = re.compile(r"\w+(?:'\w+)*")
+WORD_RE = re.compile(r"\w+(?:'\w+)*")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -88,7 +88,7 @@ def sentence_lengths(text: str | Sequence[str],  # a text, or a list of sentence
     if text is None or isinstance(text, (set, frozenset, dict)) or not hasattr(text, '__iter__'):
         raise MetricInputError(f"`text` must be a str or a list of str, got {type(text).__name__}")
     sents = split_sentences(text) if isinstance(text, str) else [check_text(s, f'text[{i}]') for i, s in enumerate(text)]
-    return [k for k in (len(_WORD.findall(s)) for s in sents) if k]
+    return [k for k in (len(WORD_RE.findall(s)) for s in sents) if k]
 
 
 def sentence_burstiness(text: str | Sequence[str]) -> BurstinessResult:

@@ -20,8 +20,8 @@ from .perplexity import PerplexityResult, perplexity_from_stats
 
 # %% auto #0
 __all__ = ['SEGMENTS', 'lm_tokenize', 'split_segments', 'read_sentences', 'NgramCounts', 'count_ngrams', 'ngram_prob',
-           'LMPerplexityResult', 'ngram_perplexity', 'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK', 'SMOOTHINGS',
-           'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']
+           'LMPerplexityResult', 'ngram_perplexity', 'safe_exp', 'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK',
+           'SMOOTHINGS', 'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']
 
 # %% ../../nbs/31_ngram_lm.ipynb #2e5bf8a3
 _LM_TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
@@ -199,7 +199,7 @@ def ngram_perplexity(m: NgramCounts,  # the counts (`count_ngrams`)
                               order=n, smoothing=smoothing)
 
 
-def _exp(x: float) -> float: return math.exp(x) if x < 709 else math.inf  # (inf for overflow and inf; nan stays nan)
+def safe_exp(x: float) -> float: return math.exp(x) if x < 709 else math.inf  # (inf for overflow and inf; nan stays nan)
 
 
 def _perplexity_result(nll_nats, events, zeros, average, signature, **fields) -> LMPerplexityResult:
@@ -207,8 +207,8 @@ def _perplexity_result(nll_nats, events, zeros, average, signature, **fields) ->
     if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
     total, N = sum(nll_nats), sum(events)
     if N == 0: raise MetricInputError("`sents` gives no event to score (order 1, padding 'nltk' and only empty sentences)")
-    per = tuple(_exp(a / k) if k else math.nan for a, k in zip(nll_nats, events))
-    micro, macro = _exp(total / N), sum(per) / len(per)
+    per = tuple(safe_exp(a / k) if k else math.nan for a, k in zip(nll_nats, events))
+    micro, macro = safe_exp(total / N), sum(per) / len(per)
     return LMPerplexityResult(score=micro if average == 'micro' else macro, signature=signature,
                               cross_entropy_bits=total / N / math.log(2), nll_nats=total, tokens=N, sequences=len(events),
                               average=average, micro=micro, macro=macro, per_sequence=per, zero_prob_tokens=zeros, **fields)

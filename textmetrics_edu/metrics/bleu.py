@@ -12,14 +12,14 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment,
-                                  get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, _fmt,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_text, check_refs_of_segment,
+                                  get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, fmt_value,
                                   Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS)
 
 # %% auto #0
 __all__ = ['SMOOTH_DEFAULTS', 'BLEU_OPTIONS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision',
-           'effective_ref_length', 'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'BLEUResult', 'bleu_from_stats',
-           'bleu_ngram_table']
+           'effective_ref_length', 'brevity_penalty', 'BLEUStats', 'bleu_statistics', 'checked_bleu_options',
+           'BLEUResult', 'bleu_from_stats', 'bleu_from_stats_unchecked', 'bleu_ngram_table']
 
 # %% ../../nbs/01_bleu.ipynb #462169c6
 @lru_cache(maxsize=2**17)
@@ -82,7 +82,7 @@ class BLEUStats:
 
 # %% ../../nbs/01_bleu.ipynb #5b5fde40
 def _ngrams_by_order(tokens, max_order):
-    return [Counter(zip(*[tokens[i:] for i in range(n)])) for n in range(1, max_order + 1)]
+    return [Counter(ngram_iter(tokens, n)) for n in range(1, max_order + 1)]
 
 
 @lru_cache(maxsize=2**16)
@@ -101,7 +101,7 @@ def _segment_stats(hyp: str, refs: tuple[str, ...], max_order: int, tokenize: st
     ceil, ref_lens = _ref_info(refs, max_order, tokenize, lowercase)
     matches, totals = [], []
     for n in range(1, max_order + 1):
-        hc = Counter(zip(*[toks[i:] for i in range(n)]))
+        hc = Counter(ngram_iter(toks, n))
         rc = ceil[n - 1]
         matches.append(sum([k if k <= rc[g] else rc[g] for g, k in hc.items() if g in rc]))
         totals.append(max(len(toks) - n + 1, 0))
@@ -116,7 +116,7 @@ def bleu_statistics(hyp: str,  # one hypothesis
                     ref_length: str = 'closest',  # effective reference length: 'closest' or 'shortest'
                    ) -> BLEUStats:
     "The sufficient statistics of one segment (stage 2 of the three stages)."
-    _checked('bleu_statistics', max_order=max_order, tokenize=tokenize, lowercase=lowercase, ref_length=ref_length)
+    checked_bleu_options('bleu_statistics', max_order=max_order, tokenize=tokenize, lowercase=lowercase, ref_length=ref_length)
     return _segment_stats(check_text(hyp, 'hyp'), check_refs_of_segment(refs), max_order, tokenize, lowercase, ref_length)
 
 # %% ../../nbs/01_bleu.ipynb #5e5d2b88
@@ -136,7 +136,7 @@ BLEU_OPTIONS = (
            choices=('closest', 'shortest')))
 
 
-def _checked(fn: str,  # the public function, named in the errors
+def checked_bleu_options(fn: str,  # the public function, named in the errors
              **given) -> dict:  # its BLEU options, each validated once by its `Option`
     "The public staged functions' check: the arguments they take, validated by BLEU's own `Option` declarations."
     return validate_options([o for o in BLEU_OPTIONS if o.name in given], given, fn)
@@ -178,7 +178,7 @@ class BLEUResult(MetricResult):
         lines = [f"BLEU over {self.n_segments} segment(s); {self.signature}",
                  f"c (hypothesis length) = {self.hyp_len}, r (effective reference length) = {self.ref_len}"]
         for n, (m, t, p) in enumerate(zip(self.matches, self.totals, self.precisions), 1):
-            lines.append(f"p_{n} = {_fmt(m)}/{_fmt(t)} -> {p:.6f}" + ('' if n <= self.order_used else '  (not used: effective order)'))
+            lines.append(f"p_{n} = {fmt_value(m)}/{fmt_value(t)} -> {p:.6f}" + ('' if n <= self.order_used else '  (not used: effective order)'))
         if self.hyp_len > self.ref_len: lines.append(f"BP = 1 (c > r)")
         else: lines.append(f"BP = exp(1 - r/c) = exp(1 - {self.ref_len}/{self.hyp_len}) = {self.bp:.6f}" if self.hyp_len else "BP = 0 (empty hypothesis)")
         terms = ' + '.join(f"{w:.4g}*log({p:.6g})" for w, p in zip(self.weights, self.precisions[:self.order_used]))
@@ -202,13 +202,13 @@ def bleu_from_stats(stats: BLEUStats,  # summed (or one segment's) statistics
                    ) -> BLEUResult:  # score in [0, 1]
     "Stage 3: BLEU from sufficient statistics. Matches sacreBLEU 2.6.0 `BLEU.compute_bleu` (score / 100)."
     N = len(stats.matches)
-    o = _checked('bleu_from_stats', smooth_method=smooth_method, smooth_value=smooth_value,
+    o = checked_bleu_options('bleu_from_stats', smooth_method=smooth_method, smooth_value=smooth_value,
                  effective_order=effective_order, weights=weights)
     _check_weights(o['weights'], N, effective_order, 'bleu_from_stats')
-    return _bleu_from_stats(stats, smooth_method, o['smooth_value'], effective_order, o['weights'], signature, n_segments)
+    return bleu_from_stats_unchecked(stats, smooth_method, o['smooth_value'], effective_order, o['weights'], signature, n_segments)
 
 
-def _bleu_from_stats(stats, smooth_method, smooth_value, effective_order, weights, signature, n_segments):
+def bleu_from_stats_unchecked(stats, smooth_method, smooth_value, effective_order, weights, signature, n_segments):
     "`bleu_from_stats` unchecked (the options are validated by its caller)."
     N = len(stats.matches)
     if smooth_value is None: smooth_value = SMOOTH_DEFAULTS[smooth_method]
@@ -276,7 +276,7 @@ def _bleu_segment_stats(h: str, r: tuple[str, ...], o: dict) -> BLEUStats:
 
 def _bleu_score(st: BLEUStats, o: dict, signature: str = '', n_segments: int = 1) -> BLEUResult:
     "Stage 3 of the spec: the score from (summed) statistics."
-    return _bleu_from_stats(st, o['smooth_method'], o['smooth_value'], o['effective_order'], o['weights'], signature,
+    return bleu_from_stats_unchecked(st, o['smooth_method'], o['smooth_value'], o['effective_order'], o['weights'], signature,
                             n_segments)
 
 
@@ -305,7 +305,7 @@ def bleu_ngram_table(hyp: str,  # the hypothesis
                      *, max_order: int = 4, tokenize: str = '13a', lowercase: bool = False,
                     ) -> list[dict]:  # one row per distinct hypothesis n-gram: n, ngram, count, max_ref, clipped
     "Every distinct hypothesis n-gram with its count, its clipping ceiling (max count in one reference) and clipped count."
-    _checked('bleu_ngram_table', max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+    checked_bleu_options('bleu_ngram_table', max_order=max_order, tokenize=tokenize, lowercase=lowercase)
     h = _prep(check_text(hyp, 'hyp'), tokenize, lowercase)
     rs = [_prep(r, tokenize, lowercase) for r in check_refs_of_segment(refs)]
     rows = []
@@ -318,3 +318,27 @@ def bleu_ngram_table(hyp: str,  # the hypothesis
 
 # %% ../../nbs/01_bleu.ipynb #2e582c9d
 register(BLEU, corpus_bleu, sentence_bleu);
+
+# %% ../../nbs/01_bleu.ipynb #18c2bb68
+from ..core import Convention, declare_conventions  # the tools' named conventions (lesson 62, `diff`)
+
+declare_conventions(
+    'bleu',
+    Convention('13a', {}, "sacreBLEU's defaults: mteval-v13a tokenization (ASCII punctuation split off), exp "
+               "smoothing, closest reference length", 'sacreBLEU 2.6.0'),
+    Convention('intl', {'tokenize': 'intl'}, "mteval-v14 international tokenization: every Unicode punctuation "
+               "mark and symbol is split off (German „quotes“, dashes, €)", 'sacreBLEU 2.6.0 -tok intl'),
+    Convention('floor', {'smooth_method': 'floor'}, 'a zero n-gram precision becomes 0.1 / total (Chen & Cherry '
+               '2014, method 1) instead of halving 1/total for each such order (exp, method 3)', 'sacreBLEU -s floor'),
+    Convention('add-k', {'smooth_method': 'add-k'}, 'k = 1 added to the matches and totals of orders 2 and up '
+               '(Lin & Och 2004; Chen & Cherry method 2)', 'sacreBLEU -s add-k'),
+    Convention('none', {'smooth_method': 'none'}, 'no smoothing: one order without a match makes the score 0',
+               'sacreBLEU -s none'),
+    Convention('mteval-v11', {'ref_length': 'shortest'}, 'the shortest reference length for the brevity penalty '
+               '(mteval-v11; v13a and sacreBLEU take the closest): matters with several references', 'mteval-v11a.pl'),
+    Convention('lc', {'lowercase': True}, 'case-insensitive: both texts lowercased first', 'sacreBLEU -lc'),
+    Convention('sentence-mean', {}, "the mean of sentence BLEU (sacreBLEU's sentence_bleu: effective order, exp "
+               'smoothing) instead of one corpus BLEU of summed statistics', 'sacrebleu.sentence_bleu, averaged',
+               level='sentence'),
+    pairs=[('13a', 'intl', 'corpus'), ('13a', 'floor', 'sentence'), ('13a', 'add-k', 'sentence'),
+           ('13a', 'mteval-v11', 'corpus'), ('13a', 'sentence-mean', 'corpus')]);

@@ -9,7 +9,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, make_signature, _fmt,
+from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                                   Metric, corpus_fn, sentence_fn, register, detail)
 from ..kernels.wer import segment_distance
 from .ter import perform_shift
@@ -188,9 +188,9 @@ class CharacTERResult(MetricResult):
             lines.append(f"hypothesis: {' '.join(self.hyp)!r}; best reference {self.best_ref[0] + 1}: {' '.join(self.ref)!r}")
             for k, (gain, words) in enumerate(d.shifts, 1):
                 lines.append(f"shift {k}: word edit rate down by {gain:.6g} -> {' '.join(words)!r}")
-            lines.append(f"shift cost {_fmt(d.shift_cost)} (average word length of each moved phrase) + character edits "
-                         f"{d.char_edits} = {_fmt(d.shift_cost + d.char_edits)} over {d.hyp_chars} hypothesis characters"
-                         f" -> min(1, {_fmt((d.shift_cost + d.char_edits) / d.hyp_chars if d.hyp_chars else 1.0)}) = {d.score:.6f}")
+            lines.append(f"shift cost {fmt_value(d.shift_cost)} (average word length of each moved phrase) + character edits "
+                         f"{d.char_edits} = {fmt_value(d.shift_cost + d.char_edits)} over {d.hyp_chars} hypothesis characters"
+                         f" -> min(1, {fmt_value((d.shift_cost + d.char_edits) / d.hyp_chars if d.hyp_chars else 1.0)}) = {d.score:.6f}")
         return '\n'.join(lines)
 
 

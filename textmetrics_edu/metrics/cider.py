@@ -18,8 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  check_refs, make_signature, Metric, Option, register_corpus_level, detail, accepts_tool_names, fieldwise_total, total_stats,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+                                  check_refs, make_signature, Metric, CorpusPrep, Option, register_corpus_level, detail, accepts_tool_names, fieldwise_total, total_stats,
                                   n_refs_label)
 
 # %% auto #0
@@ -27,7 +27,7 @@ __all__ = ['PUNCTUATIONS', 'TOKENIZE', 'VARIANTS', 'CIDER_OPTIONS', 'CIDER_BASE'
            'tokenize_caption', 'java_available', 'ptb_tokenize', 'tokenize_captions', 'ngram_counts_by_order',
            'CIDErCorpus', 'document_frequency', 'tfidf_vectors', 'order_similarity', 'sentence_length',
            'length_penalty', 'CIDErImageStats', 'reference_vectors', 'image_statistics', 'CIDErResult',
-           'PreparedReferences', 'prepare_references', 'cider_from_stats', 'CIDErStats', 'corpus_cider',
+           'PreparedReferences', 'prepare_references', 'cider_from_stats', 'CIDErStats', 'DocFreq', 'corpus_cider',
            'sentence_cider', 'coco_sample_refs']
 
 # %% ../../nbs/03_cider.ipynb #becc3453
@@ -126,7 +126,7 @@ def ngram_counts_by_order(tokens: Sequence[str],  # a tokenized sentence
                           n: int = 4,  # the highest order N
                          ) -> tuple[Counter, ...]:  # item k-1: Counter of the k-grams (tuples of tokens)
     "The term frequencies h_k(s) of a sentence, one Counter per order 1..n."
-    return tuple(Counter(zip(*[tokens[i:] for i in range(k)])) for k in range(1, n + 1))
+    return tuple(Counter(ngram_iter(tokens, k)) for k in range(1, n + 1))
 
 # %% ../../nbs/03_cider.ipynb #e96e65da
 @dataclass(frozen=True)
@@ -448,6 +448,62 @@ CIDER_OPTIONS = (
            min_exclusive=True),
     Option('allow_empty', bool, False, 'score empty captions 0 as pycocoevalcap does, instead of raising'))
 
+# %% ../../nbs/03_cider.ipynb #6df72acc
+@dataclass(frozen=True)
+class DocFreq:
+    "Scale-out's pass 1 (`CIDER_BASE.corpus_prep`): document frequencies of some images' reference n-grams, and their number. Adds up."
+    df: Counter  # n-gram -> images (of these partitions) whose references contain it
+    n_images: int
+
+    def __add__(self, o: 'DocFreq') -> 'DocFreq': return DocFreq(self.df + o.df, self.n_images + o.n_images)
+
+
+def _ref_tokens(refs, o: dict) -> list:
+    "Tokenized references of each image (a tuple of token tuples each); empty ones refused unless `allow_empty`."
+    flat = [r for rs in refs for r in rs]
+    toks = tokenize_captions(flat, o['tokenize'])
+    _check_tokens(toks, flat, ['refs'] * len(flat), o['tokenize'], o['allow_empty'])
+    out, k = [], 0
+    for rs in refs:
+        out.append(tuple(toks[k:k + len(rs)])); k += len(rs)
+    return out
+
+
+def _df_part(refs, o: dict) -> DocFreq:
+    "Pass 1 on some images: the lesson's `document_frequency` of their references (images are disjoint: df adds)."
+    if not refs: return DocFreq(Counter(), 0)
+    c = document_frequency([[ngram_counts_by_order(r, o['n']) for r in rs] for rs in _ref_tokens(refs, o)])
+    return DocFreq(Counter(c.doc_freq), c.n_images)
+
+
+def _df_corpus(d: DocFreq, o: dict) -> CIDErCorpus:
+    "The `CIDErCorpus` of the merged document frequencies, built as `document_frequency` builds it (log |I| - log df)."
+    log_n = math.log(d.n_images) if d.n_images else 0.0
+    return CIDErCorpus(dict(d.df), d.n_images, log_n, {g: log_n - math.log(k) for g, k in d.df.items()})
+
+
+def _image_rows(hyps, refs, o: dict, corpus: CIDErCorpus) -> list:
+    "Pass 2 on some images: each image's score and per-order penalised mean cosine, with the whole corpus's IDF."
+    htoks = tokenize_captions(hyps, o['tokenize'])
+    _check_tokens(htoks, hyps, ['hyps'] * len(hyps), o['tokenize'], o['allow_empty'])
+    rows = []
+    for ht, rs in zip(htoks, _ref_tokens(refs, o)):
+        rv = reference_vectors(rs, corpus, n=o['n'], tf=o['tf'], length=o['length'],
+                               ref_counts=[ngram_counts_by_order(r, o['n']) for r in rs])
+        im = image_statistics(ht, rs, corpus, variant=o['variant'], n=o['n'], sigma=o['sigma'], tf=o['tf'],
+                              unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rv)
+        rows.append((im.score, *(sum(c * p for c, p in zip(im.cosines[k], im.penalties)) / len(im.refs)
+                                 for k in range(o['n']))))
+    return rows
+
+
+def _rows_score(row, k: int, o: dict, corpus: CIDErCorpus, signature: str) -> CIDErResult:
+    "The corpus CIDEr(-D) from the summed rows of `k` images, as `cider_from_stats` computes it (mean image score, order means)."
+    if k < 2 or corpus.n_images < 2: raise MetricInputError(f"the corpus holds fewer than 2 images; {_ONE_IMAGE}")
+    opts = {x: o[x] for x in ('n', 'sigma', 'tf', 'unseen_idf', 'length', 'factor')}
+    return CIDErResult(row[0] / k, signature, (), tuple(o['factor'] * s / k for s in row[1:]), k, corpus.n_images,
+                       o['variant'], (), corpus, tuple(opts.items()))
+
 # %% ../../nbs/03_cider.ipynb #db977251
 def _cider_signature(o: dict, nrefs) -> str:
     "The spec's signature of the options (the number of references is not part of CIDEr's)."
@@ -458,6 +514,7 @@ CIDER_BASE = Metric(
     'cider', CIDER_OPTIONS, _cider_segment, _cider_score,
     signature=_cider_signature,
     preprocess=_cider_preprocess, prepare_refs=_cider_prepare, refs_across_segments=True, aggregate='mean', cli_prefix='cider',
+    corpus_prep=CorpusPrep(_df_part, _df_corpus, _image_rows, _rows_score),  # scale-out's two passes
     description='CIDEr / CIDEr-D (Vedantam et al. 2015); `variant` chooses')
 CIDER_D = replace(CIDER_BASE, name='cider-d', fixed={'variant': 'cider-d'},
                   description='CIDEr-D (Vedantam et al. 2015) as pycocoevalcap 1.2 Cider (x10 scale)')
@@ -527,8 +584,8 @@ def sentence_cider(hyp: str,  # the candidate caption of one image
 @lru_cache(maxsize=1)
 def coco_sample_refs() -> tuple[tuple[str, ...], ...]:
     "The references (4 per image) of the 30 bundled MS-COCO images (textmetrics_edu/data/coco_thumb_sample)."
-    import textmetrics_edu
-    p = Path(textmetrics_edu.__file__).parent / 'data' / 'coco_thumb_sample' / 'references.jsonl'
+    from textmetrics_edu.core.datasets import data_path
+    p = data_path('coco_thumb_sample', 'references.jsonl')
     return tuple(tuple(json.loads(line)['refs']) for line in p.read_text(encoding='utf-8').splitlines() if line.strip())
 
 # %% ../../nbs/03_cider.ipynb #4eb395e1

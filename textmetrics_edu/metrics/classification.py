@@ -16,13 +16,13 @@ from ..core import (MetricInputError, MetricResult, make_signature, Metric, Opti
                                   accepts_tool_names, detail, fieldwise_total)
 from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_label, check_labels, classification_statistics, accuracy_from_stats,
-    mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, _select, _mean, _sorted_labels,
-    _check_zero_division, _per_class_prf)
+    mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, select_labels, nan_mean, sorted_labels,
+    check_zero_division, per_class_prf_unchecked)
 
 # %% auto #0
 __all__ = ['MEASURES', 'ACCURACY', 'F1', 'MCC', 'ClassificationResult', 'classification_from_stats', 'corpus_classification',
            'corpus_accuracy', 'corpus_precision', 'corpus_recall', 'corpus_f1', 'corpus_fbeta', 'corpus_mcc',
-           'precision_recall_fscore_support', 'parse_labels', 'ClassificationCounts']
+           'precision_recall_fscore_support', 'parse_labels', 'zero_division_arg', 'ClassificationCounts']
 
 # %% ../../nbs/50_classification.ipynb #82c34243
 @dataclass(frozen=True)
@@ -101,10 +101,10 @@ def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', a
         if measure in ('accuracy', 'mcc'):  # P/R/F are extras here
             warnings.simplefilter('ignore', UndefinedMetricWarning); warnings.simplefilter('ignore', IgnoredOptionWarning)
         p, r, f, _ = prf_from_stats(st, average=average, beta=beta, pos_label=pos_label, zero_division=zero_division)
-    s = _select(st, average, pos_label)  # the table lists the averaged labels first
+    s = select_labels(st, average, pos_label)  # the table lists the averaged labels first
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', UndefinedMetricWarning)  # warned (if at all) by prf_from_stats
-        P, R, F = _per_class_prf(s, float(beta), zero_division)  # checked by `prf_from_stats` just above
+        P, R, F = per_class_prf_unchecked(s, float(beta), zero_division)  # checked by `prf_from_stats` just above
     acc, mcc = accuracy_from_stats(st), mcc_from_stats(st)
     score = dict(accuracy=acc, precision=p, recall=r, f1=f, fbeta=f, mcc=mcc)[measure]
     opts = dict(average=average, beta=f"{beta:g}", zero_division=zero_division)
@@ -178,7 +178,7 @@ def parse_labels(text: str,  # labels separated by commas and/or whitespace
     return [t for t in text.replace(',', ' ').split()]
 
 # %% ../../nbs/50_classification.ipynb #80583822
-def _zero_division_arg(s):
+def zero_division_arg(s):
     "A `zero_division` typed on the command line ('0', '1', 'nan', 'warn') as the value scikit-learn takes."
     return {'warn': 'warn', '0': 0, '1': 1, 'nan': math.nan}.get(s, s) if isinstance(s, str) else s
 
@@ -222,7 +222,7 @@ def _clf_prepare(measure: str):
                                    "need every class named in advance: pass labels=[...]")
         gold = [r[0] for r in refs]
         if o['average'] == 'binary' and measure == 'f1':
-            seen = _sorted_labels(set(gold))
+            seen = sorted_labels(set(gold))
             if len(seen) > 2: raise MetricInputError(f"`average='binary'` needs at most two classes, the gold labels have "
                                                      f"{len(seen)}: {seen!r:.80}; choose 'micro', 'macro' or 'weighted'")
             if len(seen) == 2 and o['pos_label'] not in seen:
@@ -267,15 +267,15 @@ def _clf_score(measure: str):
         with warnings.catch_warnings():
             if measure != 'f1': warnings.simplefilter('ignore', UndefinedMetricWarning)
             if K:
-                P, R, F = _per_class_prf(SimpleNamespace(labels=K, tp=st.tp, predicted=st.predicted, support=st.support),
+                P, R, F = per_class_prf_unchecked(SimpleNamespace(labels=K, tp=st.tp, predicted=st.predicted, support=st.support),
                                          1.0, zd, stacklevel=5)  # options checked once, by the spec
                 if avg == 'micro':
                     tp, pr, tr = sum(st.tp), sum(st.predicted), sum(st.support)
                     mic = SimpleNamespace(labels=('micro',), tp=(tp,), predicted=(pr,), support=(tr,))
-                    (p,), (r,), (f,) = _per_class_prf(mic, 1.0, zd, stacklevel=5)
+                    (p,), (r,), (f,) = per_class_prf_unchecked(mic, 1.0, zd, stacklevel=5)
                 else:
                     w = st.support if avg == 'weighted' else None
-                    p, r, f = _mean(P, w), _mean(R, w), _mean(F, w)
+                    p, r, f = nan_mean(P, w), nan_mean(R, w), nan_mean(F, w)
             elif avg == 'micro':  # micro over every class: P = R = F1 = accuracy
                 p = r = f = st.correct / st.n
         acc = st.correct / st.n
@@ -299,7 +299,7 @@ def _clf_score(measure: str):
 # %% ../../nbs/50_classification.ipynb #61d53f7e
 def _clf_check(o: dict, name: str):
     "Checks beyond type and choices: scikit-learn's `zero_division` values, a duplicate-free `labels` list."
-    _check_zero_division(o['zero_division'])
+    check_zero_division(o['zero_division'])
     if o['pos_label'] is not None: check_label(o['pos_label'], 'pos_label')
     if o['labels'] is not None:
         labels = check_labels(o['labels'], 'labels')
@@ -333,7 +333,7 @@ def _registered_corpus(metric: Metric, fn):
     "The corpus function the CLI calls: labels as read from files (str), options validated by the spec, then `fn`."
     @accepts_tool_names
     def f(hyps, refs, **opts):
-        if 'zero_division' in opts: opts['zero_division'] = _zero_division_arg(opts['zero_division'])
+        if 'zero_division' in opts: opts['zero_division'] = zero_division_arg(opts['zero_division'])
         if isinstance(opts.get('labels'), str): opts['labels'] = parse_labels(opts['labels'], 'labels')
         o = metric.opts(opts)
         return fn(hyps, refs, **o)

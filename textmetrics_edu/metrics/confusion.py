@@ -13,9 +13,10 @@ from typing import Any, Sequence
 from ..core import MetricInputError, TextmetricsWarning
 
 # %% auto #0
-__all__ = ['AVERAGES', 'check_labels', 'check_label', 'ConfusionMatrix', 'confusion_html', 'ClassificationStats',
+__all__ = ['AVERAGES', 'check_labels', 'check_label', 'ConfusionMatrix', 'confusion_html', 'sorted_labels', 'ClassificationStats',
            'classification_statistics', 'confusion_matrix', 'accuracy_from_stats', 'mcc_from_stats',
-           'UndefinedMetricWarning', 'IgnoredOptionWarning', 'per_class_prf', 'prf_from_stats']
+           'UndefinedMetricWarning', 'IgnoredOptionWarning', 'check_zero_division', 'per_class_prf',
+           'per_class_prf_unchecked', 'nan_mean', 'select_labels', 'prf_from_stats']
 
 # %% ../../nbs/50_classification.ipynb #08a6bbc7
 def _label_kind(y, name: str) -> str:
@@ -91,7 +92,7 @@ def confusion_html(labels, matrix) -> str:
             f"<tbody>{rows}</tbody></table>")
 
 # %% ../../nbs/50_classification.ipynb #32224268
-def _sorted_labels(values):
+def sorted_labels(values):
     try: return sorted(set(values))
     except TypeError: raise MetricInputError("labels cannot be ordered; use labels of one kind (all str or all numbers)") from None
 
@@ -128,7 +129,7 @@ def classification_statistics(hyps: Sequence,  # predicted labels, one per examp
                              ) -> ClassificationStats:
     "Stage 1: the confusion matrix of `hyps` against `refs` (as `sklearn.metrics.confusion_matrix(refs, hyps)`)."
     hyps, refs = _check_pair(hyps, refs)
-    seen = _sorted_labels(set(hyps) | set(refs))
+    seen = sorted_labels(set(hyps) | set(refs))
     if labels is None: order, k = seen, len(seen)
     else:
         labels = _check_label_list(labels, _label_kind(refs[0], 'refs[0]'))
@@ -176,7 +177,7 @@ class IgnoredOptionWarning(TextmetricsWarning):
     "An option was given that the other options make meaningless (scikit-learn warns the same way)."
 
 
-def _check_zero_division(zero_division):
+def check_zero_division(zero_division):
     if isinstance(zero_division, str):
         if zero_division == 'warn': return 0.0
     elif isinstance(zero_division, Real) and not isinstance(zero_division, bool):
@@ -203,11 +204,11 @@ def per_class_prf(st: ClassificationStats,  # statistics from `classification_st
                   zero_division='warn',  # value of a 0/0 ratio: 'warn' (0.0 and a warning), 0, 1 or nan
                  ) -> tuple[tuple, tuple, tuple]:  # (precision, recall, F-beta), one value per label in `st.labels`
     "Precision, recall and F-beta of every label (one-vs-rest), with scikit-learn's zero-division rule."
-    _check_zero_division(zero_division)
-    return _per_class_prf(st, _check_beta(beta), zero_division)
+    check_zero_division(zero_division)
+    return per_class_prf_unchecked(st, _check_beta(beta), zero_division)
 
 
-def _per_class_prf(st, beta: float, zero_division, stacklevel: int = 4):
+def per_class_prf_unchecked(st, beta: float, zero_division, stacklevel: int = 4):
     "`per_class_prf` unchecked: its caller has validated `beta` and `zero_division` (once)."
     zd = 0.0 if zero_division == 'warn' else float(zero_division)  # the value of 0/0 (nan stays nan)
     b2, undefined = beta * beta, []
@@ -228,7 +229,7 @@ def _per_class_prf(st, beta: float, zero_division, stacklevel: int = 4):
 AVERAGES = ('binary', 'micro', 'macro', 'weighted', None)
 
 
-def _mean(vals, weights=None):
+def nan_mean(vals, weights=None):
     "scikit-learn's `_nanaverage`: the (weighted) mean ignoring nan; nan if nothing is left; all-zero weights -> plain mean."
     keep = [i for i, v in enumerate(vals) if not math.isnan(v)]
     if not keep: return math.nan
@@ -238,7 +239,7 @@ def _mean(vals, weights=None):
     return sum(vals[i] for i in keep) / len(keep)
 
 
-def _select(st: ClassificationStats, average, pos_label) -> ClassificationStats:
+def select_labels(st: ClassificationStats, average, pos_label) -> ClassificationStats:
     "The statistics restricted to the labels averaged over (`pos_label` alone for 'binary')."
     if average not in AVERAGES:
         raise MetricInputError(f"`average` must be one of {list(AVERAGES)}, got {average!r}")
@@ -269,7 +270,7 @@ def prf_from_stats(st: ClassificationStats,  # from `classification_statistics`
                   ) -> tuple:  # (precision, recall, F-beta, support): floats in [0, 1] and None, or per-label tuples
     "Stage 2: precision, recall and F-beta averaged as asked: `sklearn.metrics.precision_recall_fscore_support`."
     if pos_label is not None: check_label(pos_label, 'pos_label')   # a label even where it is ignored (not NaN, 1.5, [1])
-    s = _select(st, average, pos_label)
+    s = select_labels(st, average, pos_label)
     if average != 'binary' and pos_label not in (None, 1):  # scikit-learn's condition and advice
         warnings.warn(f"pos_label={pos_label!r} is ignored when average={average!r} (it picks the positive class of "
                       "average='binary' only); to score one class, pass labels=[pos_label]", IgnoredOptionWarning, stacklevel=2)
@@ -282,4 +283,4 @@ def prf_from_stats(st: ClassificationStats,  # from `classification_statistics`
     P, R, F, sup = P[:k], R[:k], F[:k], s.support[:k]
     if average is None: return P, R, F, sup
     w = sup if average == 'weighted' else None
-    return _mean(P, w), _mean(R, w), _mean(F, w), None
+    return nan_mean(P, w), nan_mean(R, w), nan_mean(F, w), None

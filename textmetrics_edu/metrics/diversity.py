@@ -14,9 +14,9 @@ from typing import Sequence
 
 from functools import partial
 
-from ..core import (MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
-                                  Metric, Option, TOKENIZERS, register, _fmt, accepts_tool_names)
-from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, _checked, _bleu_from_stats
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
+                                  Metric, Option, TOKENIZERS, register, fmt_value, accepts_tool_names)
+from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
 
 # %% auto #0
 __all__ = ['DIVERSITY_OPTIONS', 'DISTINCT_LEVEL', 'SELF_BLEU', 'distinct_counts', 'DistinctResult', 'corpus_distinct',
@@ -70,7 +70,7 @@ def corpus_distinct(hyps: Sequence[str],  # the generated samples, one str each
     "distinct-n of a set of samples at system level (distinct/total n-grams of everything) or sample level (mean ratio)."
     hyps = check_hyps(hyps)
     if level not in ('system', 'sample'): raise MetricInputError(f"`level` must be 'system' or 'sample', got {level!r}")
-    _checked('corpus_distinct', tokenize=tokenize, lowercase=lowercase)
+    checked_bleu_options('corpus_distinct', tokenize=tokenize, lowercase=lowercase)
     allc, per, ntok = Counter(), [], 0
     for h in hyps:
         c = distinct_counts(h, n, tokenize=tokenize, lowercase=lowercase)
@@ -128,7 +128,7 @@ def self_bleu_statistics(hyps: Sequence[str],  # the samples (at least 2)
                         ) -> list[BLEUStats]:  # sample i's BLEU statistics against all the others
     "BLEU statistics of every sample against all the other samples, in one pass (exact, O(total n-grams))."
     toks = [preprocess(h, tokenize, lowercase) for h in hyps]
-    counts = [[Counter(zip(*[t[k:] for k in range(n)])) for n in range(1, max_order + 1)] for t in toks]
+    counts = [[Counter(ngram_iter(t, n)) for n in range(1, max_order + 1)] for t in toks]
     # for every n-gram: the largest count, how many samples have it, and the second largest
     top1, n_top1, top2 = Counter(), Counter(), Counter()
     for cs in counts:
@@ -163,9 +163,9 @@ def self_bleu(hyps: Sequence[str],  # the samples of one system (at least 2)
     "Self-BLEU (Zhu et al. 2018): mean over samples of sentence BLEU against all other samples. Equals the naive loop exactly."
     hyps = check_hyps(hyps)
     if len(hyps) < 2: raise MetricInputError(f"`hyps` has {len(hyps)} sample; self-BLEU needs at least 2")
-    _checked('self_bleu', max_order=max_order, smooth_method=smooth_method, tokenize=tokenize, lowercase=lowercase,
+    checked_bleu_options('self_bleu', max_order=max_order, smooth_method=smooth_method, tokenize=tokenize, lowercase=lowercase,
              effective_order=effective_order)  # each option once, by BLEU's own `Option`s; then unchecked stages
-    per = tuple(float(_bleu_from_stats(st, smooth_method, None, effective_order, None, '', 1))
+    per = tuple(float(bleu_from_stats_unchecked(st, smooth_method, None, effective_order, None, '', 1))
                 for st in self_bleu_statistics(hyps, max_order=max_order, tokenize=tokenize, lowercase=lowercase))
     sig = make_signature('selfBLEU', order=max_order, smooth=smooth_method, eff='yes' if effective_order else 'no',
                          tok=tokenize, case='lc' if lowercase else 'mixed')

@@ -12,7 +12,7 @@ from operator import itemgetter
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from ..core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, _fmt
+from ..core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, fmt_value
 # the engine (long inputs in linear memory, see "Under the hood"): its `common_affix` (the matches rapidfuzz strips
 # first) is part of the backtrace below, and `align_bitparallel` is the path for long inputs
 from ..kernels.edit_distance import common_affix, align_bitparallel
@@ -120,13 +120,13 @@ class EditDistanceResult(MetricResult):
     _hidden = ('a', 'b', 'ops', 'matrix')
 
     def explain(self) -> str:
-        lines = [f"edit distance a -> b = {_fmt(self.distance)} ({self.algorithm}; costs sub/ins/del = {self.costs})",
+        lines = [f"edit distance a -> b = {fmt_value(self.distance)} ({self.algorithm}; costs sub/ins/del = {self.costs})",
                  f"hits {self.hits}, substitutions {self.substitutions}, deletions {self.deletions}, insertions {self.insertions}",
                  render_alignment(self.a, self.b, self.ops)]
         return '\n'.join(lines)
 
     def _repr_html_(self):
-        return (f"<div class='tme-result'><b>edit distance = {html.escape(_fmt(self.distance))}</b> "
+        return (f"<div class='tme-result'><b>edit distance = {html.escape(fmt_value(self.distance))}</b> "
                 f"(H {self.hits}, S {self.substitutions}, D {self.deletions}, I {self.insertions}; "
                 f"{html.escape(self.algorithm)})" + render_alignment(self.a, self.b, self.ops, fmt='html') + '</div>')
 

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, make_signature, _fmt,
+from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail)
 from ..kernels.eed import eed_score_fast
 
@@ -159,10 +159,10 @@ class EEDResult(MetricResult):
             t = self.table()
             cov = sum(abs(v - 1) for v in t.visits)
             lines += [f"hypothesis {t.hyp!r} ({len(t.hyp)} characters), best reference {self.best_ref[0] + 1}: {t.ref!r} ({len(t.ref)})",
-                      f"cheapest path e = {_fmt(t.errors)}; visits per hypothesis position {list(t.visits)}: "
-                      f"sum |v - 1| = {cov}, coverage = rho * {cov} = {_fmt(t.coverage)}",
-                      f"EED = min(1, (e + coverage) / (|r| + coverage)) = min(1, ({_fmt(t.errors)} + {_fmt(t.coverage)}) / "
-                      f"({len(t.ref)} + {_fmt(t.coverage)})) = {t.score:.6f}"]
+                      f"cheapest path e = {fmt_value(t.errors)}; visits per hypothesis position {list(t.visits)}: "
+                      f"sum |v - 1| = {cov}, coverage = rho * {cov} = {fmt_value(t.coverage)}",
+                      f"EED = min(1, (e + coverage) / (|r| + coverage)) = min(1, ({fmt_value(t.errors)} + {fmt_value(t.coverage)}) / "
+                      f"({len(t.ref)} + {fmt_value(t.coverage)})) = {t.score:.6f}"]
         return '\n'.join(lines)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal, ROUND_HALF_UP
 from typing import Any, Mapping, Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature, _is_seq
+from ..core import MetricInputError, MetricResult, make_signature, is_sequence
 from .confusion import classification_statistics, prf_from_stats, accuracy_from_stats, mcc_from_stats
 
 # %% auto #0
@@ -77,7 +77,7 @@ def get_task(task: str, benchmark: str = 'glue') -> Task:
 # %% ../../nbs/51_glue.ipynb #01ff23e3
 def _check_len(preds, labels, task):
     for x, nm in ((preds, 'predictions'), (labels, 'labels')):
-        if isinstance(x, (str, bytes)) or not _is_seq(x):
+        if isinstance(x, (str, bytes)) or not is_sequence(x):
             raise MetricInputError(f"{task}: `{nm}` must be a list, got {type(x).__name__}")
         if len(x) == 0: raise MetricInputError(f"{task}: `{nm}` is empty")
     if len(preds) != len(labels):
@@ -116,7 +116,7 @@ def _real_metrics(preds, labels, task):
 # %% ../../nbs/51_glue.ipynb #37bb6ae4
 def _check_01_lists(x, nm, task):
     for i, q in enumerate(x):
-        if isinstance(q, (str, bytes)) or not _is_seq(q) or not q:
+        if isinstance(q, (str, bytes)) or not is_sequence(q) or not q:
             raise MetricInputError(f"{task}: `{nm}[{i}]` must be a non-empty list of 0/1 (one per answer option)")
         if any(v not in (0, 1) or isinstance(v, float) for v in q):
             raise MetricInputError(f"{task}: `{nm}[{i}]` must hold 0/1 values, got {list(q)!r:.60}")
@@ -157,7 +157,7 @@ def _record_metrics(preds, labels, task='record'):
         if not isinstance(p, str): raise MetricInputError(f"{task}: `predictions[{i}]` must be a str (an answer), got {type(p).__name__}")
     for i, g in enumerate(labels):
         if isinstance(g, str): raise MetricInputError(f"{task}: `labels[{i}]` must be a list of gold answers (str), got a bare str")
-        if not _is_seq(g) or not g or not all(isinstance(x, str) for x in g):
+        if not is_sequence(g) or not g or not all(isinstance(x, str) for x in g):
             raise MetricInputError(f"{task}: `labels[{i}]` must be a non-empty list of str")
     em = sum(max(float(normalize_answer(p) == normalize_answer(g)) for g in gs) for p, gs in zip(preds, labels)) / len(labels)
     f1 = sum(max(token_f1(p, g) for g in gs) for p, gs in zip(preds, labels)) / len(labels)
@@ -167,7 +167,7 @@ def _record_metrics(preds, labels, task='record'):
 def _axg_metrics(preds, labels, task='axg'):
     for x, nm in ((preds, 'predictions'), (labels, 'labels')):
         for i, pr in enumerate(x):
-            if isinstance(pr, (str, bytes)) or not _is_seq(pr) or len(pr) != 2:
+            if isinstance(pr, (str, bytes)) or not is_sequence(pr) or len(pr) != 2:
                 raise MetricInputError(f"{task}: `{nm}[{i}]` must be a pair (label of the male, of the female version)")
     flat_p, flat_g = [v for pr in preds for v in pr], [v for pr in labels for v in pr]
     return {'gps': sum(a == b for a, b in preds) / len(preds),

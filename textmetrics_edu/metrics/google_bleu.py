@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
                                   Metric, Option, validate_options, corpus_fn, sentence_fn, register, ngram_counts,
                                   TOKENIZERS, tokenize as core_tokenize)
 
@@ -90,7 +90,7 @@ def _pooled(toks, min_len, max_len):
     "`ngram_counts` in a plain dict, counted by `collections`' C loop: (counts, total)."
     counts, total = {}, 0
     for n in range(min_len, max_len + 1):
-        grams = list(zip(*[toks[i:] for i in range(n)]))
+        grams = list(ngram_iter(toks, n))
         _count_elements(counts, grams); total += len(grams)
     return counts, total
 

@@ -15,7 +15,7 @@ from ..core import (MetricInputError, MetricResult, check_text, make_signature, 
 from ..kernels.stem import porter_stem
 # (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
 from ..kernels.meteor import (WordNetMissingError, lexnames_text, find_wordnet_dir, load_wordnet,
-                                           wordnet_synonyms, _SYN_CACHE, _tok, align_fast)
+                                           wordnet_synonyms, SYN_CACHE, tokens_cached, align_fast)
 
 # %% auto #0
 __all__ = ['STAGES', 'METEOR_TOKENIZERS', 'METEOR', 'corpus_meteor', 'sentence_meteor', 'align_stage', 'meteor_align',
@@ -100,7 +100,7 @@ def meteor_tokenize(text: str, tokenize: str = '13a') -> tuple[str, ...]:
     `NLTKWordTokenizer`, i.e. `word_tokenize` without its sentence splitting)."""
     if tokenize not in METEOR_TOKENIZERS:
         raise MetricInputError(f"`tokenize` must be one of {METEOR_TOKENIZERS}, got {tokenize!r}")
-    return _tok(check_text(text, 'text'), tokenize)
+    return tokens_cached(check_text(text, 'text'), tokenize)
 
 
 @dataclass(frozen=True)
@@ -188,13 +188,13 @@ def _wordnet_of(o):
 def _meteor_prepare(refs, o):
     "Once per corpus: WordNet (when the synonym stage is on) and the tokenized references."
     wn = _wordnet_of(o)
-    return [(wn, [_tok(r, o['tokenize']) for r in rs]) for rs in refs]
+    return [(wn, [tokens_cached(r, o['tokenize']) for r in rs]) for rs in refs]
 
 
 def _meteor_segment(h, prepared, o):
     wn, rs = prepared
     kw = dict(lowercase=o['lowercase'], stem=o['stem'], synonyms=o['synonyms'])
-    ht = _tok(h, o['tokenize'])
+    ht = tokens_cached(h, o['tokenize'])
     s = _segment(ht, rs, kw, wn, o['alpha'], o['beta'], o['gamma'])
     return MeteorSums(s[0], ((s[0], s[1], s[2], s[3], len(ht), s[4], tuple(s[5]), ht, rs[s[1]]),))
 
@@ -243,3 +243,37 @@ sentence_meteor = sentence_fn(METEOR, """METEOR of one segment in [0, 1]; same o
 
 # %% ../../nbs/21_meteor.ipynb #867cc74e
 register(METEOR, corpus_meteor, sentence_meteor);
+
+# %% ../../nbs/21_meteor.ipynb #50774cdf
+from ..core import Convention, declare_conventions  # the tools' named conventions (lesson 62, `diff`)
+
+def _meteor_units(text: str, o: dict) -> tuple:
+    "METEOR's tokens under options `o` (lowercased when it lowercases: the words its alignment compares)."
+    t = meteor_tokenize(text, o['tokenize'])
+    return tuple(w.lower() for w in t) if o['lowercase'] else t
+
+
+def _meteor_describe(st, o: dict) -> dict:
+    "A METEOR segment: its score, alignment counts (best reference), F-mean and penalty under `o`."
+    out = dict(score=st.score_sum)
+    if len(st.segments) == 1:
+        s, k, m, c, h, r = st.segments[0][:6]
+        _, fmean, pen = meteor_from_counts(m, c, h, r, o['alpha'], o['beta'], o['gamma'])
+        out.update(matches=m, chunks=c, hyp_len=h, ref_len=r, best_ref=k, fmean=fmean, penalty=pen)
+    return out
+
+
+declare_conventions(
+    'meteor',
+    Convention('nltk', {}, "NLTK's meteor_score: alpha 0.9, beta 3, gamma 0.5 (Lavie & Agarwal 2007), exact, "
+               'Porter-stem and WordNet stages, the mean of segment scores', 'NLTK 3.10'),
+    Convention('meteor-1.5-params', {'alpha': 0.85, 'beta': 0.2, 'gamma': 0.6}, "METEOR 1.5's tuned parameters "
+               '(-l en): the penalty gamma (chunks/matches)^0.2 is large as soon as there is more than one chunk; its '
+               'function-word weights, paraphrases and corpus-level sums are not options here',
+               'METEOR 1.5 jar, -l en (parameters only)'),
+    Convention('nltk-tokens', {'tokenize': 'nltk'}, "NLTK's Treebank-style word tokenizer instead of sacreBLEU's 13a "
+               "(Hugging Face evaluate's meteor tokenizes with NLTK's word_tokenize)", 'evaluate meteor (tokens)'),
+    Convention('no-wordnet', {'synonyms': False}, 'the WordNet synonym stage off (what a setup without the WordNet '
+               'corpus computes)'),
+    pairs=[('nltk', 'meteor-1.5-params', 'corpus'), ('nltk', 'nltk-tokens', 'corpus'), ('nltk', 'no-wordnet', 'corpus')],
+    units=_meteor_units, describe=_meteor_describe);

@@ -287,7 +287,7 @@ def _nist_signature(o, nrefs):
 NIST = Metric(
     'nist', description='NIST (Doddington 2002), mteval-v13a.pl-compatible', options=NIST_OPTIONS,
     segment_stats=_nist_segment, score=_nist_score, signature=_nist_signature, prepare_refs=_nist_prepare,
-    refs_across_segments=True)  # the information weights count the n-grams of every reference of the corpus
+    preprocess=_tok, refs_across_segments=True)  # the information weights count the n-grams of every reference of the corpus
 
 corpus_nist = corpus_fn(NIST, """Corpus NIST (Doddington 2002, eq. 3), in bits (>= 0): information-weighted n-gram
 precision summed over orders 1..max_order, times the length penalty; the information weights come from all the
@@ -299,7 +299,7 @@ corpus (mteval -d 2) read `corpus_nist(...).segment_scores`.""")
 register(NIST, corpus_nist, sentence_nist);
 
 # %% ../../nbs/06_nist.ipynb #879776d9
-from ..stats.conventions import Convention, declare_conventions
+from ..core import Convention, declare_conventions
 
 declare_conventions(
     'nist',
@@ -308,5 +308,4 @@ declare_conventions(
     Convention('nltk', {'convention': 'nltk'}, "NLTK's corpus_nist: each reference scored alone, per order the best "
                "one kept (its matches, its length for the penalty); equal to mteval's score with one reference",
                'NLTK 3.10 corpus_nist'),
-    pairs=[('mteval', 'nltk', 'corpus')],
-    units=_tok);
+    pairs=[('mteval', 'nltk', 'corpus')]);

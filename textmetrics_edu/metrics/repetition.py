@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_hyps, check_text, make_signature, Metric, Option,
+from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, Metric, Option,
                                   TOKENIZERS, corpus_fn, sentence_fn, detail, register, accepts_tool_names, total_stats)
 from .bleu import preprocess
 
@@ -20,7 +20,7 @@ def seq_rep_n(tokens: Sequence[str],  # one continuation, as tokens
               n: int = 4,  # n-gram order, >= 1
              ) -> float | None:  # in [0, 1]; None if the continuation has fewer than n tokens (no n-gram)
     "seq-rep-n of one continuation (Welleck et al. 2020, Sec. 5): 1 - |unique n-grams| / |n-grams|."
-    grams = list(zip(*[tokens[k:] for k in range(n)]))
+    grams = list(ngram_iter(tokens, n))
     return 1.0 - len(set(grams)) / len(grams) if grams else None
 
 # %% ../../nbs/32_diversity.ipynb #08b9bf78
@@ -92,7 +92,7 @@ def _seq_rep_stats(h: str, refs, o: dict) -> SeqRepStats:
     "Stage 2: one continuation's seq-rep-n (the references are ignored)."
     toks = preprocess(h, o['tokenize'], o['lowercase'])
     if o['convention'] == 'simctg':  # SimCTG's `eval_text`: `while end_idx < len(tokens)` never reaches the last n-gram
-        grams = list(zip(*[toks[:-1][k:] for k in range(o['n'])]))
+        grams = list(ngram_iter(toks[:-1], o['n']))
         u, t = len(set(grams)), len(grams)
         return SeqRepStats(1.0 - u / t if t else 0.0, int(t > 0), int(t == 0), u, t, frozenset(toks))
     v = seq_rep_n(toks, o['n'])

@@ -203,7 +203,8 @@ def _ribes_signature(o, nrefs):
 
 RIBES = Metric(
     'ribes', description='RIBES (Isozaki et al. 2010), NLTK-compatible', options=RIBES_OPTIONS, aggregate='mean',
-    segment_stats=_ribes_segment, score=_ribes_score, signature=_ribes_signature)
+    segment_stats=_ribes_segment, score=_ribes_score, signature=_ribes_signature,
+    preprocess=lambda text, o: _toks(text, o['tokenize'], o['lowercase']))  # stage 1: the tokens RIBES aligns
 
 corpus_ribes = corpus_fn(RIBES, """Corpus RIBES (Isozaki et al. 2010) in [0, 1]: the mean over segments of the best
 reference's NKT x P**alpha x BP**beta. Equals NLTK 3.10 `corpus_ribes(refs_tokens, hyps_tokens, alpha, beta)` on the

@@ -14,13 +14,13 @@ from functools import lru_cache, partial
 from types import SimpleNamespace
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature, _fmt,
+from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature, fmt_value,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning, fieldwise_total,
                                   accepts_tool_names)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
 # LCS): see the "under the hood" notebook
 from ..kernels.stem import porter_stem, perl_porter_stem
-from ..kernels.rouge import (_tokenize, _tok_fn, _lossy, _sentences, _ngrams, _clip, _skip_bigrams,
+from ..kernels.rouge import (cached_tokens, tokenizer_fn, is_lossy, rouge_sentences, cached_ngrams, clipped_overlap, cached_skip_bigrams,
                                           lcs_length, lcs_ref_indices, seg_units, wlcs_hits)
 
 # %% auto #0
@@ -50,8 +50,8 @@ def rouge_tokenize(text: str,  # one text (a summary; newlines are whitespace he
         raise MetricInputError(f"`tokenizer` must be one of {ROUGE_TOKENIZERS}, got {tokenizer!r}")
     if on_non_ascii not in ('warn', 'raise', 'ignore'):
         raise MetricInputError(f"`on_non_ascii` must be 'warn', 'raise' or 'ignore', got {on_non_ascii!r}")
-    toks = _tokenize(text, tokenizer, bool(use_stemmer))
-    if _lossy(text, toks, tokenizer, on_non_ascii, name):
+    toks = cached_tokens(text, tokenizer, bool(use_stemmer))
+    if is_lossy(text, toks, tokenizer, on_non_ascii, name):
         warnings.warn(f"`{name}`: the {tokenizer!r} tokenizer deletes non-ASCII letters in {text!r:.60}; "
                       "consider the 'unicode' tokenizer (tokenize='unicode' in corpus_rouge)",
                       RougeTokenizationWarning, stacklevel=2)
@@ -176,8 +176,8 @@ def pair_units(kind: str,  # 'N', 'L', 'Lsum', 'W', 'S' or 'SU' (from the rouge_
         ht, rt = tok(hyp), tok(ref)
         hits = lcs_table(rt, ht)[-1][-1]
         return hits, len(rt), len(ht), hits / len(rt) if rt else 0.0
-    hs = [tok(s) for s in _sentences(hyp)]  # summary level: one token list per sentence (line)
-    rs = [tok(s) for s in _sentences(ref)]
+    hs = [tok(s) for s in rouge_sentences(hyp)]  # summary level: one token list per sentence (line)
+    rs = [tok(s) for s in rouge_sentences(ref)]
     m, c = sum(map(len, rs)), sum(map(len, hs))
     if kind == 'Lsum':
         hits = union_lcs_hits(rs, hs)
@@ -228,7 +228,7 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
     refs = check_refs_of_segment(refs)
     check_text(hyp, 'hyp')
     opts = dict(skip_gap=skip_gap, weight=weight, w_denominator=w_denominator)
-    tok = _tok_fn(tokenizer, use_stemmer, on_non_ascii)
+    tok = tokenizer_fn(tokenizer, use_stemmer, on_non_ascii)
     st = _seg_stats(kind, n, hyp, refs, tok, opts, beta, multi_ref)
     _warn_lossy(tok, tokenizer)
     return st
@@ -296,9 +296,9 @@ class RougeResult(MetricResult):
         unit = 'weighted LCS' if self.rouge_type == 'rougeW' else 'units'
         for i in range(min(self.n_segments, 5)):
             ref = f" (reference {self.best_refs[i]})" if self.best_refs[i] >= 0 else ' (pooled over references)'
-            lines.append(f"segment {i}{ref}: {_fmt(self.hits[i])} matching {unit}; "
-                         f"R = {_fmt(self.hits[i])}/{_fmt(self.ref_counts[i])} -> {self.seg_recall[i]:.6f}, "
-                         f"P = {_fmt(self.hits[i])}/{_fmt(self.hyp_counts[i])} -> {self.seg_precision[i]:.6f}, "
+            lines.append(f"segment {i}{ref}: {fmt_value(self.hits[i])} matching {unit}; "
+                         f"R = {fmt_value(self.hits[i])}/{fmt_value(self.ref_counts[i])} -> {self.seg_recall[i]:.6f}, "
+                         f"P = {fmt_value(self.hits[i])}/{fmt_value(self.hyp_counts[i])} -> {self.seg_precision[i]:.6f}, "
                          f"F = {self.seg_fmeasure[i]:.6f}")
         if self.n_segments > 5: lines.append(f"... ({self.n_segments - 5} more segments)")
         b = f"{self.beta:g}"
@@ -335,7 +335,7 @@ class RougeSums:
 # %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):
     "Once per corpus: one caching tokenizer for the call, shared by every segment (sentence separators read as newlines)."
-    tok = _tok_fn(o['tokenize'], o['stem'], o['on_non_ascii'])
+    tok = tokenizer_fn(o['tokenize'], o['stem'], o['on_non_ascii'])
     sep = o['sentence_separator']
     return [(tok, tuple(x.replace(sep, '\n') for x in r) if sep else r) for r in refs]
 
@@ -348,7 +348,7 @@ def _rouge_segment(rouge_type):
         before = len(tok.lossy)
         s = _seg_stats(kind, n, h, refs, tok, dict(skip_gap=o['skip_gap'], weight=o['weight'],
                                                    w_denominator=o['w_denominator']), o['beta'], o['multi_ref'])
-        single = all(len(_sentences(x)) <= 1 for x in (h, *refs))
+        single = all(len(rouge_sentences(x)) <= 1 for x in (h, *refs))
         return RougeSums(s.precision, s.recall, s.fmeasure, (s,), tuple(tok.lossy[before:]), (single,))
     return segment_stats
 
@@ -443,3 +443,36 @@ def rouge_ngram_rows(hyp_tokens: Sequence[str], ref_tokens: Sequence[str], n: in
 
 # %% ../../nbs/20_rouge.ipynb #71ce16b1
 for _t in _ROUGE_DESC: register(rouge_metric(_t), partial(corpus_rouge, rouge_type=_t), partial(sentence_rouge, rouge_type=_t))
+
+# %% ../../nbs/20_rouge.ipynb #6fc4f9a6
+from ..core import Convention, declare_conventions  # the tools' named conventions (lesson 62, `diff`)
+
+def _rouge_units(text: str, o: dict) -> tuple:
+    "ROUGE's tokens under options `o` (the tokenizer and stemmer its statistics use)."
+    return rouge_tokenize(text, o['tokenize'], o['stem'], on_non_ascii='ignore')
+
+
+def _rouge_describe(st, o: dict) -> dict:
+    "A ROUGE segment: P, R, F, and (one segment) the matched units, the denominators and the reference kept."
+    out = dict(precision=st.precision, recall=st.recall, fmeasure=st.fmeasure)
+    if len(st.segments) == 1:
+        x = st.segments[0]
+        out.update(hits=x.hits, ref_count=x.ref_count, hyp_count=x.hyp_count, best_ref=x.best_ref)
+    return out
+
+
+declare_conventions(
+    ('rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU'),
+    Convention('rouge-score', {}, "Google's rouge-score: ASCII tokens, the best F over the references",
+               'rouge-score 0.1.2'),
+    Convention('perl-A', {'tokenize': 'perl', 'multi_ref': 'pooled'}, "ROUGE-1.5.5's default -f A: the counts are "
+               'pooled over all references (hits and counts summed), not the best reference kept', 'ROUGE-1.5.5.pl -f A'),
+    Convention('perl-B', {'tokenize': 'perl', 'multi_ref': 'max_recall'}, 'ROUGE-1.5.5 -f B: the reference with the '
+               'best recall (printed to 5 decimals) is kept, not the best F', 'ROUGE-1.5.5.pl -f B'),
+    Convention('rouge-score-stem', {'stem': True}, "use_stemmer=True: NLTK's Porter stemmer on tokens of more than "
+               '3 characters', 'rouge-score 0.1.2 use_stemmer=True'),
+    Convention('perl-A-stem', {'tokenize': 'perl', 'multi_ref': 'pooled', 'stem': True}, "-m -f A: ROUGE-1.5.5's own "
+               "Porter stemmer, which disagrees with NLTK's on words like news, generously, agreed", 'ROUGE-1.5.5.pl -m -f A'),
+    pairs=[('rouge-score', 'perl-A', 'corpus'), ('rouge-score', 'perl-B', 'corpus'),
+           ('rouge-score-stem', 'perl-A-stem', 'corpus')],
+    units=_rouge_units, describe=_rouge_describe);

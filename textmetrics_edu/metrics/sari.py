@@ -320,7 +320,7 @@ def sentence_sari(hyp: str,  # one system output O
 register(SARI, corpus_sari, sentence_sari);
 
 # %% ../../nbs/22_sari.ipynb #13f5f752
-from ..stats.conventions import Convention, declare_conventions
+from ..core import Convention, declare_conventions
 
 
 def _sari_units(text: str, o: dict) -> tuple:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, detail, register,
-                                  check_corpus, _is_seq, accepts_tool_names)
+                                  check_corpus, is_sequence, accepts_tool_names)
 from ..kernels.numpy_sum import numpy_sum  # numpy's summation order (derived in the pass@k lesson)
 from ..kernels.span_f1 import conlleval_spans_fast, corpus_span_counts  # under the hood (below)
 
@@ -32,7 +32,7 @@ def read_tags(x,  # a segment: whitespace-separated tags (str) or a list of tags
              ) -> tuple[str, ...]:
     "The tags of one segment, checked: 'O', or an allowed prefix letter optionally followed by '-type'."
     if isinstance(x, str): tags = tuple(x.split())
-    elif _is_seq(x): tags = tuple(x)
+    elif is_sequence(x): tags = tuple(x)
     else: raise MetricInputError(f"`{name}` must be a str of tags or a list of tags, got {type(x).__name__}")
     allowed = 'BIES' if scheme is None else _SCHEME_PREFIXES[scheme].replace('O', '')
     if not isinstance(x, str):
@@ -253,8 +253,8 @@ SPAN_F1 = Metric(
 
 def _as_lines(x, name):
     "Segments given as lists of tags (seqeval's y_pred/y_true) joined into tag strings; strings kept."
-    if isinstance(x, str) or not _is_seq(x): return x
-    return [(' '.join(s) if _is_seq(s) and all(isinstance(t, str) for t in s) else s) for s in x]
+    if isinstance(x, str) or not is_sequence(x): return x
+    return [(' '.join(s) if is_sequence(s) and all(isinstance(t, str) for t in s) else s) for s in x]
 
 
 @accepts_tool_names
@@ -283,7 +283,7 @@ def corpus_span_f1(hyps, refs, *, mode: str = 'conlleval', scheme: str | None = 
 @accepts_tool_names
 def sentence_span_f1(hyp, ref, *, mode: str = 'conlleval', scheme: str | None = None, zero_division: int = 0) -> SpanF1Result:
     "Span F1 of one sentence's predicted tags against its gold tags (a str of tags or a list)."
-    j = lambda x: ' '.join(x) if _is_seq(x) and all(isinstance(t, str) for t in x) else x
+    j = lambda x: ' '.join(x) if is_sequence(x) and all(isinstance(t, str) for t in x) else x
     return SPAN_F1.sentence(j(hyp), [j(ref)], mode=mode, scheme=scheme, zero_division=zero_division)
 
 

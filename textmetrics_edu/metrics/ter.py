@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, _fmt,
+                                  make_signature, fmt_value,
                    Metric, Option, corpus_fn, sentence_fn, register, detail, fieldwise_total)
 from .edit_distance import render_alignment
 from ..kernels.ter import (BeamEditDistance, MAX_CACHE_SIZE, hypothesis_tokens,
-                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, _INF)
+                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF)
 
 # %% auto #0
 __all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter', 'sentence_ter',
@@ -25,7 +25,7 @@ __all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_
 _all_ = ['tercom_tokenize', 'BEAM_WIDTH']  # (defined by the engine, which uses them; public here too)
 
 # %% ../../nbs/12_ter.ipynb #66fb847e
-MAX_SHIFT_SIZE, MAX_SHIFT_DIST = 10, 50  # tercom's limits (with the engine's BEAM_WIDTH = 25 and _INF, a cost outside the beam)
+MAX_SHIFT_SIZE, MAX_SHIFT_DIST = 10, 50  # tercom's limits (with the engine's BEAM_WIDTH = 25 and BEAM_INF, a cost outside the beam)
 MAX_SHIFT_CANDIDATES = 1000  # sacreBLEU's limit on the shifted hypotheses evaluated per segment
 
 
@@ -42,12 +42,12 @@ def beam_edit_distance(hyp: Sequence[str],  # hypothesis words
     for i in range(1, nh + 1):
         pd = math.floor(i * ratio)  # the diagonal of row i
         lo, hi = max(0, pd - bw), (nr + 1 if i == nh else min(nr + 1, pd + bw))
-        prev, cur, ops = C[-1], [_INF] * (nr + 1), ['x'] * (nr + 1)
+        prev, cur, ops = C[-1], [BEAM_INF] * (nr + 1), ['x'] * (nr + 1)
         for j in range(lo, hi):
             if j == 0:
                 cur[0], ops[0] = prev[0] + 1, 'd'  # delete hypothesis word i
                 continue
-            best, op = _INF, 'x'
+            best, op = BEAM_INF, 'x'
             match = hyp[i - 1] == ref[j - 1]
             if prev[j - 1] + (not match) < best: best, op = prev[j - 1] + (not match), (' ' if match else 's')
             if prev[j] + 1 < best: best, op = prev[j] + 1, 'd'
@@ -164,7 +164,7 @@ class TERResult(MetricResult):
 
     def explain(self) -> str:
         lines = [f"TER over {self.n_segments} segment(s); {self.signature}",
-                 f"TER = edits / average reference words = {_fmt(self.num_edits)} / {_fmt(self.ref_length)} = {self.score:.6f}  (x100: {100 * self.score:.4f})"]
+                 f"TER = edits / average reference words = {fmt_value(self.num_edits)} / {fmt_value(self.ref_length)} = {self.score:.6f}  (x100: {100 * self.score:.4f})"]
         if self.n_segments == 1 and self.ref:
             n, p, a, c = self.options
             h = list(tercom_tokenize(self.hyp, n, p, a, c)); r = list(tercom_reference_tokens(self.ref, n, p, a, c))
@@ -214,7 +214,7 @@ def ter_statistics(hyp: str, refs: tuple, o: dict) -> TERStats:
     "Stage 2 of TER for one segment (`o`: validated options, see `TER.options`)."
     opts = _ter_opts(o)
     hw = hypothesis_tokens(hyp, *opts)
-    best, bi, tot = _INF, 0, 0
+    best, bi, tot = BEAM_INF, 0, 0
     for k, r in enumerate(refs):
         rw = tercom_reference_tokens(r, *opts)
         if max(len(hw), len(rw)) > MAX_TER_WORDS:

@@ -380,6 +380,19 @@ for _m, _c, _s in [('wer', corpus_wer, sentence_wer), ('cer', corpus_cer, senten
                    ('wil', corpus_wil, sentence_wil), ('wip', corpus_wip, sentence_wip)]:
     register(WER_METRICS[_m], _c, _s)
 
+# %% ../../nbs/11_wer.ipynb #592502f6
+from ..core import Convention, declare_conventions  # the tools' named conventions (lesson 62, `diff`)
+
+declare_conventions(
+    ('wer', 'cer', 'mer', 'wil', 'wip'),
+    Convention('jiwer', {}, "jiwer's default: split on whitespace only, so case and punctuation count as errors",
+               'jiwer 4.0'),
+    Convention('basic', {'normalize': 'basic'}, "lowercase, Unicode punctuation removed, whitespace collapsed "
+               "(jiwer's ToLowerCase + RemovePunctuation + RemoveMultipleSpaces)", 'jiwer transforms'),
+    Convention('numbers', {'normalize': 'numbers'}, 'basic, and numbers spelled out as spoken (2020 -> twenty '
+               'twenty, 25% -> twenty five percent): the written and the spoken form of a number agree'),
+    pairs=[('jiwer', 'basic', 'corpus'), ('basic', 'numbers', 'corpus')]);
+
 # %% ../../nbs/11_wer.ipynb #9de48203
 def read_trn(path: str | Path) -> dict[str, str]:
     "A NIST trn file: `text (utterance-id)` per line -> {lower-cased id: text}, in file order."

@@ -99,9 +99,8 @@ def baseline(lang: str = 'en', num_layers: int = 6) -> tuple[float, float, float
     unrelated sentences of the shipped data (`tools/make_bertscore_baseline.py`); none is published for MiniLM.
     Read from a file in bert-score's `rescale_baseline` format (pass it as `baseline_path` to bert-score)."""
     import csv
-    from pathlib import Path
-    import textmetrics_edu
-    p = Path(textmetrics_edu.__file__).parent / 'data' / 'models' / BASELINE_FILE.format(lang=lang)
+    from textmetrics_edu.core.datasets import data_path
+    p = data_path('models', BASELINE_FILE.format(lang=lang))
     if not p.exists(): raise MetricInputError(f"`lang`: no baseline for {lang!r} (we have en, de)")
     rows = list(csv.reader(p.read_text(encoding='utf-8').splitlines()))
     r = rows[1 + num_layers]

@@ -11,8 +11,8 @@ from typing import Sequence
 
 from ..core import MetricInputError, check_count, check_seed
 from ..core.datasets import SegmentFileError
-from .mapreduce import (ScaleError, ci_from_scores, cider_corpus, cider_partition_doc_freq,
-                        cider_partition_stats, cider_score_partitions, ngram_counts_from_counts, partition_ngram_counts,
+from .mapreduce import (ScaleError, ci_from_scores, corpus_from_parts, corpus_part,
+                        partition_rows, score_rows, ngram_counts_from_counts, partition_ngram_counts,
                         partition_perplexity, partition_poisson, partition_stats, partition_word_counts,
                         perplexity_from_sums, poisson_scores, score_partitions, scale_plan, vocab_from_word_counts)
 
@@ -140,12 +140,12 @@ def dask_score(bag,  # a dask.bag of (hyp, refs) pairs (`segments_bag`, `files_b
     _dask()
     plan = scale_plan(metric, **opts)
     if plan.kind == 'two-pass':
-        corpus = cider_corpus(_compute(bag.reduction(partial(cider_partition_doc_freq, plan), _add_all), progress))
+        corpus = corpus_from_parts(plan, _compute(bag.reduction(partial(corpus_part, plan), _add_all), progress))
         import dask
-        c = dask.delayed(corpus, name=f'cider-corpus-{id(corpus)}', traverse=False)
-        stats = bag.map_partitions(lambda part, cor: [cider_partition_stats(plan, part, cor)], c)
+        c = dask.delayed(corpus, name=f'{plan.name}-corpus-{id(corpus)}', traverse=False)
+        stats = bag.map_partitions(lambda part, cor: [partition_rows(plan, part, cor)], c)
         total = _compute(stats.reduction(_add_all, _add_all), progress)
-        return cider_score_partitions(plan, total, corpus)
+        return score_rows(plan, total, corpus)
     total = _compute(bag.reduction(partial(partition_stats, plan), _add_all), progress)
     if total.mixed:  # integer sums met float rows (e.g. TER's average reference length): rows everywhere
         total = _compute(bag.reduction(partial(partition_stats, plan, rows=True), _add_all), progress)
@@ -205,10 +205,10 @@ def spark_score(data,  # a pyspark RDD of (hyp, refs) pairs, or a DataFrame with
         if missing: raise MetricInputError(f"DataFrame has no column {missing[0]!r} (columns: {data.columns})")
         rdd = data.select(*cols).rdd.map(lambda row: (row[0], tuple(row[1:])))
     if plan.kind == 'two-pass':
-        corpus = cider_corpus(_add_all(rdd.mapPartitions(lambda it: [cider_partition_doc_freq(plan, it)]).collect()))
+        corpus = corpus_from_parts(plan, _add_all(rdd.mapPartitions(lambda it: [corpus_part(plan, it)]).collect()))
         bc = rdd.context.broadcast(corpus)
-        total = _add_all(rdd.mapPartitions(lambda it: [cider_partition_stats(plan, it, bc.value)]).collect())
-        return cider_score_partitions(plan, total, corpus)
+        total = _add_all(rdd.mapPartitions(lambda it: [partition_rows(plan, it, bc.value)]).collect())
+        return score_rows(plan, total, corpus)
     total = _add_all(rdd.mapPartitions(lambda it: [partition_stats(plan, it)]).collect())
     if total.mixed: total = _add_all(rdd.mapPartitions(lambda it: [partition_stats(plan, it, True)]).collect())
     return score_partitions(plan, total)

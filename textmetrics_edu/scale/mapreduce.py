@@ -15,11 +15,10 @@ from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus
 
 # %% auto #0
 __all__ = ['NOT_DISTRIBUTABLE', 'OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows',
-           'release_caches', 'partition_stats', 'score_partitions', 'DocFreq', 'cider_partition_doc_freq',
-           'cider_corpus', 'cider_partition_stats', 'cider_score_partitions', 'PoissonSums', 'partition_poisson',
-           'poisson_scores', 'ci_from_scores', 'partition_word_counts', 'partition_ngram_counts',
-           'ngram_counts_from_counts', 'vocab_from_word_counts', 'PerplexitySums', 'partition_perplexity',
-           'perplexity_from_sums']
+           'release_caches', 'partition_stats', 'score_partitions', 'corpus_part', 'corpus_from_parts',
+           'partition_rows', 'score_rows', 'PoissonSums', 'partition_poisson', 'poisson_scores', 'ci_from_scores',
+           'partition_word_counts', 'partition_ngram_counts', 'ngram_counts_from_counts', 'vocab_from_word_counts',
+           'PerplexitySums', 'partition_perplexity', 'perplexity_from_sums']
 
 # %% ../../nbs/70_scale.ipynb #8d9569cc
 class ScaleError(MetricInputError):
@@ -57,7 +56,7 @@ class ScalePlan:
     name: str  # the registered name, e.g. 'bleu'
     metric: Metric  # the protocol spec
     opts: dict  # validated options (defaults filled in)
-    kind: str  # 'sum' (integer statistics: any order), 'mean' (float sums: folded in corpus order) or 'two-pass' (CIDEr)
+    kind: str  # 'sum' (integer statistics: any order), 'mean' (float sums: folded in corpus order) or 'two-pass' (`Metric.corpus_prep`: CIDEr)
     release_caches: bool = True  # empty the package's caches after each partition: a worker's memory is then bounded
     # by its partition (the metrics' own caches, 2^16-2^17 entries, hold 1-3 GB once full at scale)
 
@@ -84,11 +83,11 @@ def scale_plan(metric: str,  # a registered metric name (any case), e.g. 'bleu',
         if m.name == name and o.get(k) == v: raise ScaleError(f"{m.name} with {k}={v!r}: cannot be distributed exactly: {why}")
     if m.aggregate not in ('sum', 'mean'):  # (a metric with aggregate='corpus' is refused above, before get_metric)
         raise ScaleError(f"{m.name}: no per-segment statistics (aggregate {m.aggregate!r}); cannot be distributed")
-    if m.refs_across_segments and not m.name.startswith('cider'):   # CIDEr: the two-pass form below
+    if m.refs_across_segments and m.corpus_prep is None:   # CIDEr declares the two-pass form below
         raise ScaleError(f"{m.name}: cannot be computed exactly from partitions: its statistics draw on the references of "
                          "the whole corpus (`Metric.refs_across_segments`; e.g. NIST's information weights), which no "
-                         "partition sees; a two-pass form as CIDEr's is not built for it")
-    kind = 'two-pass' if m.name.startswith('cider') else m.aggregate
+                         "partition sees; it declares no two-pass form (`Metric.corpus_prep`), as CIDEr does")
+    kind = 'two-pass' if m.corpus_prep is not None else m.aggregate
     return ScalePlan(m.name, m, o, kind, bool(release_caches))
 
 # %% ../../nbs/70_scale.ipynb #b3f831b8
@@ -165,7 +164,8 @@ def partition_stats(plan: ScalePlan,  # from `scale_plan`
     hyps, refs = _segments(segments)
     if not hyps: return PartitionStats()
     if plan.kind == 'two-pass':
-        raise ScaleError(f"{plan.name}: the IDF needs the whole corpus first; use `cider_partition_stats` (pass 2)")
+        raise ScaleError(f"{plan.name}: its statistics need the whole corpus first (the IDF of CIDEr); use `corpus_part`, "
+                         "`corpus_from_parts`, then `partition_rows` (pass 2)")
     st, warned = _stats_and_warnings(plan, hyps, refs)
     R = [stats_row(s) for s in st]
     template, nrefs = stats_from_row(st[0], R[0]), frozenset(len(r) for r in refs)
@@ -214,91 +214,36 @@ def score_partitions(plan: ScalePlan,  # from `scale_plan`
     return plan.metric.score(st, plan.opts, signature=_signature(plan, total.nrefs), n_segments=total.n_segments)
 
 # %% ../../nbs/70_scale.ipynb #9bd38b40
-@dataclass(frozen=True)
-class DocFreq:
-    "Pass 1 of CIDEr on partitions: document frequencies of reference n-grams and the number of images. Adds up."
-    df: Counter  # n-gram -> images of these partitions whose references contain it
-    n_images: int
-
-    def __add__(self, o: 'DocFreq') -> 'DocFreq':
-        return DocFreq(self.df + o.df, self.n_images + o.n_images)
-
-
-def _cider_refs(plan: ScalePlan, refs) -> list:
-    "Tokenized references of each image (tuples), empty ones refused unless `allow_empty`."
-    from textmetrics_edu.metrics.cider import tokenize_captions
-    o = plan.opts
-    flat = [r for rs in refs for r in rs]
-    toks = tokenize_captions(flat, o['tokenize'])
-    _check_empty(toks, flat, 'refs', o)
-    out, k = [], 0
-    for rs in refs:
-        out.append(tuple(toks[k:k + len(rs)])); k += len(rs)
-    return out
-
-
-def _check_empty(toks, texts, name, o):
-    if o['allow_empty']: return
-    for t, x in zip(toks, texts):
-        if not t: raise MetricInputError(f"a caption of `{name}` is empty after tokenization ({o['tokenize']!r}): "
-                                         f"{x!r}. An empty caption scores 0 (pycocoevalcap); pass allow_empty=True")
+def corpus_part(plan: ScalePlan,  # `scale_plan` of a metric with a `corpus_prep` (e.g. 'cider-d')
+                segments: Iterable,  # one partition: (hyp, refs) pairs
+               ):  # what its references contribute to the corpus facts (adds with +)
+    "Pass 1 on one partition: the metric's own `corpus_prep.part` of its references (CIDEr: document frequencies)."
+    _, refs = _segments(segments)
+    return plan.metric.corpus_prep.part(refs, plan.opts)
 
 # %% ../../nbs/70_scale.ipynb #4e7567ef
-def cider_partition_doc_freq(plan: ScalePlan,  # `scale_plan('cider-d')` or 'cider'
-                             segments: Iterable,  # one partition: (hyp, refs) pairs
-                            ) -> DocFreq:
-    "Pass 1 on one partition: the lesson's `document_frequency` of its images' references (images are disjoint: df adds)."
-    from textmetrics_edu.metrics.cider import document_frequency, ngram_counts_by_order
-    _, refs = _segments(segments)
-    if not refs: return DocFreq(Counter(), 0)
-    n = plan.opts['n']
-    c = document_frequency([[ngram_counts_by_order(r, n) for r in rs] for rs in _cider_refs(plan, refs)])
-    return DocFreq(Counter(c.doc_freq), c.n_images)
+def corpus_from_parts(plan: ScalePlan, total):
+    "The corpus object of the merged parts (CIDEr: the `CIDErCorpus`, log |I| - log df), by the metric's `corpus_prep.finish`."
+    return plan.metric.corpus_prep.finish(total, plan.opts)
 
 # %% ../../nbs/70_scale.ipynb #0f6e336f
-def cider_corpus(d: DocFreq):
-    "The `CIDErCorpus` of the merged document frequencies, built as `document_frequency` builds it (log |I| - log df)."
-    from textmetrics_edu.metrics.cider import CIDErCorpus
-    log_n = math.log(d.n_images) if d.n_images else 0.0
-    return CIDErCorpus(dict(d.df), d.n_images, log_n, {g: log_n - math.log(k) for g, k in d.df.items()})
-
-# %% ../../nbs/70_scale.ipynb #893e60b0
-def cider_partition_stats(plan: ScalePlan, segments: Iterable,
-                          corpus,  # the `CIDErCorpus` of the whole corpus (pass 1, merged)
-                         ) -> PartitionStats:
-    "Pass 2 on one partition: each image's score and per-order penalised mean cosine, with the corpus IDF."
-    from textmetrics_edu.metrics.cider import image_statistics, ngram_counts_by_order, reference_vectors, tokenize_captions
+def partition_rows(plan: ScalePlan, segments: Iterable,
+                   corpus,  # the corpus object of the whole corpus (pass 1, merged: `corpus_from_parts`)
+                  ) -> PartitionStats:
+    "Pass 2 on one partition: one row of floats per segment, by the metric's `corpus_prep.rows` with the corpus facts."
     import numpy as np
     hyps, refs = _segments(segments)
     if not hyps: return PartitionStats()
-    o = plan.opts
-    htoks = tokenize_captions(hyps, o['tokenize'])
-    _check_empty(htoks, hyps, 'hyps', o)
-    rows, images = [], []
-    for ht, rs in zip(htoks, _cider_refs(plan, refs)):
-        rv = reference_vectors(rs, corpus, n=o['n'], tf=o['tf'], length=o['length'],
-                               ref_counts=[ngram_counts_by_order(r, o['n']) for r in rs])
-        im = image_statistics(ht, rs, corpus, variant=o['variant'], n=o['n'], sigma=o['sigma'], tf=o['tf'],
-                              unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rv)
-        rows.append((im.score, *(sum(c * p for c, p in zip(im.cosines[k], im.penalties)) / len(im.refs)
-                                 for k in range(o['n']))))
-        images.append(im)
+    rows = plan.metric.corpus_prep.rows(hyps, refs, plan.opts, corpus)
     if plan.release_caches: release_caches()
-    return PartitionStats(len(hyps), frozenset(len(r) for r in refs), None, (np.array(rows, dtype=np.float64),),
-                          details=(tuple(images),))
+    return PartitionStats(len(hyps), frozenset(len(r) for r in refs), None, (np.array(rows, dtype=np.float64),))
 
-
-def cider_score_partitions(plan: ScalePlan, total: PartitionStats, corpus):
-    """The corpus CIDEr(-D) from pass 2: every image's statistics (they travel: segment scores, `explain(i)`), scored
-    by the lesson's `cider_from_stats` with the merged corpus, as `corpus_cider` scores them."""
-    from textmetrics_edu.metrics.cider import cider_from_stats
-    k = total.n_segments
-    if k < 2 or corpus.n_images < 2:
-        raise ScaleError("the corpus holds fewer than 2 images: CIDEr's IDF log(|I| / df) is 0 for every n-gram")
-    o = plan.opts
-    opts = {x: o[x] for x in ('n', 'sigma', 'tf', 'unseen_idf', 'length', 'factor')}
-    images = tuple(im for part in total.details for im in part)
-    return cider_from_stats(images, corpus, variant=o['variant'], options=opts, signature=_signature(plan, total.nrefs))
+# %% ../../nbs/70_scale.ipynb #893e60b0
+def score_rows(plan: ScalePlan, total: PartitionStats, corpus):
+    "The corpus result from pass 2's rows (folded in corpus order), by the metric's `corpus_prep.score`."
+    if not total.n_segments: raise ScaleError(f"{plan.name}: no segments to score")
+    return plan.metric.corpus_prep.score(fold_rows(total.rows), total.n_segments, plan.opts, corpus,
+                                         _signature(plan, total.nrefs))
 
 # %% ../../nbs/70_scale.ipynb #bee00492
 @dataclass(frozen=True, eq=False)
@@ -343,9 +288,9 @@ def poisson_scores(plan: ScalePlan, total: PoissonSums) -> list[float]:
 
 def ci_from_scores(scores: Sequence[float]) -> tuple[float, float]:
     "(mean, half-width of the 95% interval) of resampled scores, as sacreBLEU's `estimate_ci` (and `bootstrap_ci`)."
-    from textmetrics_edu.stats.significance import _estimate_ci
+    from textmetrics_edu.stats.significance import estimate_ci
     import numpy as np
-    return _estimate_ci(np.asarray(scores, dtype=np.float64))
+    return estimate_ci(np.asarray(scores, dtype=np.float64))
 
 # %% ../../nbs/70_scale.ipynb #f2d4c2d6
 def partition_word_counts(sents: Iterable,  # one partition of training sentences (token lists)
@@ -431,13 +376,13 @@ def partition_perplexity(m,  # the model (`NgramCounts`, e.g. from `ngram_counts
 def perplexity_from_sums(m, total: PerplexitySums, smoothing: str = 'kneser-ney', *, gamma: float = 0.1,
                          discount: float | None = None, average: str = 'micro'):
     "The `LMPerplexityResult` of the whole test text: micro exp(sum NLL / N), macro the mean per-sentence perplexity."
-    from textmetrics_edu.lm.ngram_lm import LMPerplexityResult, _exp, check_lm_options, lm_signature
+    from textmetrics_edu.lm.ngram_lm import LMPerplexityResult, safe_exp, check_lm_options, lm_signature
     if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
     gamma, discount = check_lm_options(m.order, smoothing, gamma, discount, m.unk_cutoff, m.padding)
     if not total.events: raise MetricInputError("`sents` gives no event to score")
     nll, _, per = fold_rows(total.rows)
     k = sum(len(r) for r in total.rows)
-    micro, macro = _exp(nll / total.events), per / k
+    micro, macro = safe_exp(nll / total.events), per / k
     return LMPerplexityResult(score=micro if average == 'micro' else macro,
                               signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
                               cross_entropy_bits=nll / total.events / math.log(2), nll_nats=nll, tokens=total.events,

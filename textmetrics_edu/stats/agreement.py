@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..core import MetricInputError, MetricResult, check_numbers, make_signature
-from .mos import ACR_SCALE, COLUMNS, ratings_records, _fmt_ci
+from .mos import ACR_SCALE, COLUMNS, ratings_records, fmt_ci
 
 # %% auto #0
 __all__ = ['ICC_FORMS', 'reliability_matrix', 'krippendorff_alpha_by_hand', 'AgreementResult', 'agreement']
@@ -88,7 +88,7 @@ class AgreementResult(MetricResult):
                           f"Krippendorff's alpha ({self.level_of_measurement}) = {self.score:.3f}  [krippendorff]",
                           f"Fleiss' kappa (nominal categories, {self.n_units_complete} units x {self.n_per_unit} votes) = "
                           f"{self.fleiss_kappa:.3f}  [statsmodels]",
-                          f"{self.icc_form} = {self.icc:.3f}, 95% {_fmt_ci(self.icc_ci)}  [pingouin]"])
+                          f"{self.icc_form} = {self.icc:.3f}, 95% {fmt_ci(self.icc_ci)}  [pingouin]"])
 
 # %% ../../nbs/60_mos.ipynb #c333aa0a
 def agreement(ratings,  # long table (system, item, rater, score), as for `mos`

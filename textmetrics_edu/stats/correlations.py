@@ -9,7 +9,7 @@ from typing import Sequence
 from ..core import MetricInputError, check_count, check_numbers, check_seed
 
 # %% auto #0
-__all__ = ['tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration', 'tie_calibration', 'pairwise_p_values', 'soft_pairwise_accuracy']
+__all__ = ['pearson_stat', 'spearman_stat', 'kendall_stat', 'tau_statistics', 'kendall_variant', 'kendall_like', 'pairwise_accuracy', 'TieCalibration', 'pair_arrays', 'best_threshold', 'tie_calibration', 'pairwise_p_values', 'soft_pairwise_accuracy']
 
 # %% ../../nbs/61_meta_eval.ipynb #90ed3302
 def _paired_vectors(metric, human, allow_nan: bool = False):
@@ -34,19 +34,19 @@ def _as_array(x, name: str, ndim: int):
     return a
 
 
-def _pearson(m, h):
+def pearson_stat(m, h):
     import scipy.stats
     if len(set(m)) < 2 or len(set(h)) < 2: return float('nan')
     return float(scipy.stats.pearsonr(m, h)[0])
 
 
-def _spearman(m, h):
+def spearman_stat(m, h):
     import scipy.stats
     if len(set(m)) < 2 or len(set(h)) < 2: return float('nan')
     return float(scipy.stats.spearmanr(m, h)[0])
 
 
-def _kendall(m, h, variant='b'):
+def kendall_stat(m, h, variant='b'):
     import scipy.stats
     import warnings
     with warnings.catch_warnings():
@@ -78,7 +78,7 @@ def kendall_variant(metric: Sequence[float],  # metric scores
     "Kendall's tau variants, as mt-metrics-eval's `KendallVariants` (epsilon 0)."
     metric, human = _paired_vectors(metric, human, allow_nan=True)
     if variant in ('b', 'c'):
-        return _kendall(metric, human, variant)
+        return kendall_stat(metric, human, variant)
     if variant not in ('23', 'acc23'):
         raise MetricInputError(f"variant: expected 'b', 'c', '23' or 'acc23', got {variant!r}")
     con, dis, t_h, t_m, t_hm = tau_statistics(metric, human)
@@ -128,7 +128,7 @@ class TieCalibration:
     values: tuple  # the statistic at each candidate
 
 
-def _pair_arrays(rows):
+def pair_arrays(rows):
     "Per pair: |metric diff|, correct now, correct if tied, 1/(pairs of its row), its row; rows with pairs; their indices in `rows`."
     import numpy as np
     diffs, good, good_tie, inv, row_of, src = [], [], [], [], [], []
@@ -151,7 +151,7 @@ def _pair_arrays(rows):
     return cat(diffs), cat(good).astype(float), cat(good_tie).astype(float), cat(inv), cat(row_of), r, np.asarray(src)
 
 
-def _best_threshold(sorted_diffs, curve, start):
+def best_threshold(sorted_diffs, curve, start):
     "mt-metrics-eval's bookkeeping: candidate 0.0 first, one value per distinct difference (its last), first argmax."
     import numpy as np
     ends = np.r_[sorted_diffs[1:] != sorted_diffs[:-1], True]
@@ -170,7 +170,7 @@ def tie_calibration(rows: Sequence[tuple[Sequence[float], Sequence[float]]],  # 
     import numpy as np
     if variant not in ('acc23', '23'):
         raise MetricInputError(f"variant: expected 'acc23' or '23', got {variant!r}")
-    p = _pair_arrays(rows)
+    p = pair_arrays(rows)
     if p is None: raise MetricInputError("rows: expected at least one row with two or more judged cells")
     diffs, good, good_tie, inv, row_of, n_rows, _ = p
     scale = 1.0 if variant == 'acc23' else 2.0  # tau_23 = 2 acc_23 - 1 within a row
@@ -178,7 +178,7 @@ def tie_calibration(rows: Sequence[tuple[Sequence[float], Sequence[float]]],  # 
     if variant == '23': start = 2 * start - 1
     order = np.argsort(diffs, kind='stable')
     curve = start + np.cumsum(((good_tie - good) * inv * scale)[order]) / n_rows
-    ths, vals = _best_threshold(diffs[order], curve, start)
+    ths, vals = best_threshold(diffs[order], curve, start)
     k = int(np.nanargmax(vals))
     if np.count_nonzero(vals >= vals[k] - 1e-9) > 1:  # a near-tie for the best: rounding decides which epsilon wins
         ths, vals = _sequential_curve(diffs, good, good_tie, row_of, n_rows, order, variant)

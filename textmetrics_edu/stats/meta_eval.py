@@ -11,12 +11,12 @@ from typing import Mapping, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count
 from .correlations import (
-    _pearson, _spearman, _kendall, _pair_arrays, _best_threshold, kendall_variant, kendall_like, pairwise_accuracy,
+    pearson_stat, spearman_stat, kendall_stat, pair_arrays, best_threshold, kendall_variant, kendall_like, pairwise_accuracy,
     tie_calibration, soft_pairwise_accuracy)
 from ..kernels.meta_eval_python import pearson_r, average_ranks, spearman_rho, kendall_tau_b
 
 # %% auto #0
-__all__ = ['AVERAGE_BY', 'STATISTICS', 'score_tables', 'grouped_rows', 'compute_statistic', 'CorrelationResult', 'correlate', 'read_human_tsv', 'read_metric_tsv', 'lower_is_better', 'pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b', 'RESAMPLE', 'resample_indices', 'bootstrap_values', 'bootstrap_values_fast']
+__all__ = ['AVERAGE_BY', 'STATISTICS', 'check_darr_threshold', 'score_tables', 'grouped_rows', 'system_vectors', 'row_value', 'compute_statistic', 'CorrelationResult', 'correlate', 'read_human_tsv', 'read_metric_tsv', 'lower_is_better', 'pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b', 'RESAMPLE', 'resample_indices', 'bootstrap_values', 'bootstrap_values_fast']
 
 # %% ../../nbs/61_meta_eval.ipynb #8890368c
 _all_ = ['pearson_r', 'average_ranks', 'spearman_rho', 'kendall_tau_b']  # kernels.meta_eval_python, importable from here too
@@ -26,7 +26,7 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) or type(x).__module__ == 'numpy' and hasattr(x, 'dtype') and x.dtype.kind in 'iuf'
 
 
-def _check_darr_threshold(t) -> float:
+def check_darr_threshold(t) -> float:
     "DARR's minimum human difference: a finite number >= 0 (NaN would silently count no pair)."
     if not _is_number(t) or not math.isfinite(float(t)) or t < 0:
         raise MetricInputError(f"`darr_threshold` must be a finite number >= 0, got {t!r}")
@@ -119,7 +119,7 @@ STATISTICS = {
 }
 
 
-def _system_vectors(M, H, seg):
+def system_vectors(M, H, seg):
     if not seg: return list(M), list(H)
     hm = []
     for r in H:
@@ -128,11 +128,11 @@ def _system_vectors(M, H, seg):
     return [sum(r) / len(r) for r in M], hm
 
 
-def _row_value(statistic, m, h):
-    if statistic == 'pearson': return _pearson(m, h)
-    if statistic == 'spearman': return _spearman(m, h)
-    if statistic == 'kendall': return _kendall(m, h, 'b')
-    if statistic == 'kendall_c': return _kendall(m, h, 'c')
+def row_value(statistic, m, h):
+    if statistic == 'pearson': return pearson_stat(m, h)
+    if statistic == 'spearman': return spearman_stat(m, h)
+    if statistic == 'kendall': return kendall_stat(m, h, 'b')
+    if statistic == 'kendall_c': return kendall_stat(m, h, 'c')
     if statistic == 'tau_23': return kendall_variant(m, h, '23')
     if statistic == 'acc_23': return kendall_variant(m, h, 'acc23')
     raise AssertionError(statistic)
@@ -148,12 +148,12 @@ def compute_statistic(M, H, seg: bool,  # tables from `score_tables`
             raise MetricInputError("soft_pairwise_accuracy: expected segment-level tables with every cell judged")
         return soft_pairwise_accuracy(M, H), {}
     if level == 'system':
-        m, h = _system_vectors(M, H, seg)
+        m, h = system_vectors(M, H, seg)
         keep = [i for i, x in enumerate(h) if x is not None]
         m, h = [m[i] for i in keep], [h[i] for i in keep]
         if statistic == 'pairwise_accuracy':
             v, n = pairwise_accuracy(m, h); return v, dict(n_pairs=n)
-        return _row_value(statistic, m, h), {}
+        return row_value(statistic, m, h), {}
     rows = grouped_rows(M, H, average_by)
     if statistic in ('acc_eq', 'tau_eq'):
         tc = tie_calibration(rows, 'acc23' if statistic == 'acc_eq' else '23')
@@ -166,7 +166,7 @@ def compute_statistic(M, H, seg: bool,  # tables from `score_tables`
     total = n = 0
     for m, h in rows:
         if len(m) < 2: continue
-        v = _row_value(statistic, m, h)
+        v = row_value(statistic, m, h)
         if not math.isnan(v): total += v; n += 1
     return (total / n if n else 0.0), dict(n_rows=n)
 
@@ -245,13 +245,13 @@ def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment sc
     if resample not in RESAMPLE or (not seg and resample != 'systems'):
         raise MetricInputError(f"resample: expected one of {RESAMPLE} ('systems' only for system scores), got {resample!r}")
     if engine not in ('fast', 'readable'): raise MetricInputError(f"engine: expected 'fast' or 'readable', got {engine!r}")
-    darr_threshold = _check_darr_threshold(darr_threshold)
+    darr_threshold = check_darr_threshold(darr_threshold)
     value, extra = compute_statistic(M, H, seg, level, statistic, average_by, darr_threshold=darr_threshold)
     p = None
     if statistic in ('pearson', 'spearman', 'kendall', 'kendall_c') and (level == 'system' or average_by == 'none'):
         import scipy.stats
         if level == 'system':
-            m, h = _system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
+            m, h = system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
             rows = [([m[i] for i in keep], [h[i] for i in keep])]
         else: rows = grouped_rows(M, H, 'none')
         m, h = rows[0]
@@ -373,7 +373,7 @@ def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, 
         si, _ = resample_indices(len(M), 1, resample, n_resamples, seed)
         m, h = np.asarray(M, float)[si], np.asarray(H, float)[si]
         dm, dh = m - m.mean(1, keepdims=True), h - h.mean(1, keepdims=True)
-        const = (m == m[:, :1]).all(1) | (h == h[:, :1]).all(1)  # one system drawn n times: NaN, as `_pearson`
+        const = (m == m[:, :1]).all(1) | (h == h[:, :1]).all(1)  # one system drawn n times: NaN, as `pearson_stat`
         with np.errstate(invalid='ignore', divide='ignore'):
             r = (dm * dh).sum(1) / np.sqrt((dm * dm).sum(1) * (dh * dh).sum(1))
         return np.where(const, np.nan, np.clip(r, -1.0, 1.0))
@@ -394,7 +394,7 @@ def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, 
     C = _item_counts(ii, n_items)
     if average_by == 'item' and statistic in ('pearson', 'spearman', 'kendall', 'kendall_c', 'tau_23', 'acc_23'):
         rows = grouped_rows(M, H, 'item')
-        v = np.array([_row_value(statistic, m, h) if len(m) >= 2 else np.nan for m, h in rows])
+        v = np.array([row_value(statistic, m, h) if len(m) >= 2 else np.nan for m, h in rows])
         ok = ~np.isnan(v)
         den = C[:, ok].sum(1); num = C[:, ok] @ v[ok]
         return np.where(den > 0, num / np.where(den > 0, den, 1), 0.0)
@@ -403,7 +403,7 @@ def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, 
         num, den = C @ (cd[:, 0] - cd[:, 1]), C @ (cd[:, 0] + cd[:, 1])
         return np.where(den > 0, num / np.where(den > 0, den, 1), 0.0)
     if average_by == 'item' and statistic in ('acc_eq', 'tau_eq'):
-        p = _pair_arrays(grouped_rows(M, H, 'item'))
+        p = pair_arrays(grouped_rows(M, H, 'item'))
         if p is None: return np.full(n_resamples, np.nan)
         diffs, good, good_tie, inv, row_of, n_rows, src = p
         scale = 1.0 if statistic == 'acc_eq' else 2.0
@@ -418,7 +418,7 @@ def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, 
             with np.errstate(invalid='ignore', divide='ignore'):  # nr = 0: no row with pairs drawn, NaN as the loop
                 start = (W @ row_acc) / nr
                 curve = start[:, None] + np.cumsum(W[:, pr] * step, axis=1) / nr[:, None]
-            _, vals = _best_threshold(sd, curve, start[:, None])
+            _, vals = best_threshold(sd, curve, start[:, None])
             out[b0:b0 + block] = np.where(nr > 0, np.nanmax(np.where(np.isnan(vals), -np.inf, vals), axis=1), np.nan)
         return out
     if average_by == 'none' and statistic == 'pearson':
@@ -432,7 +432,7 @@ def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, 
             vm, vh = (W * dm * dm).sum(1), (W * dh * dh).sum(1)
             with np.errstate(invalid='ignore', divide='ignore'):
                 r = (W * dm * dh).sum(1) / np.sqrt(vm * vh)
-            tiny = 1e-24 * n[:, 0]  # a constant resample: NaN, as `_pearson`
+            tiny = 1e-24 * n[:, 0]  # a constant resample: NaN, as `pearson_stat`
             out[b0:b0 + block] = np.where((vm > tiny * (1 + m.max() ** 2)) & (vh > tiny * (1 + h.max() ** 2)), r, np.nan)
         return out
     return bootstrap_values(M, H, seg, level, statistic, average_by, **kw)

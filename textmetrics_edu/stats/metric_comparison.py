@@ -11,8 +11,8 @@ from typing import Mapping, Sequence
 
 from ..core import MetricInputError, make_signature, check_seed, check_count
 from .correlations import (
-    _pearson, kendall_like, pairwise_accuracy, soft_pairwise_accuracy, tie_calibration)
-from .meta_eval import STATISTICS, _check_darr_threshold, _row_value, _system_vectors, correlate, grouped_rows, score_tables
+    pearson_stat, kendall_like, pairwise_accuracy, soft_pairwise_accuracy, tie_calibration)
+from .meta_eval import STATISTICS, check_darr_threshold, row_value, system_vectors, correlate, grouped_rows, score_tables
 
 # %% auto #0
 __all__ = ['ComparisonResult', 'perm_both', 'williams_test', 'williams', 'significance_clusters', 'correlation_table']
@@ -40,7 +40,7 @@ class ComparisonResult:
 def _perm_rows(M, H, seg, level, statistic, average_by):
     "The vector that is permuted (judged cells in grouping order) and the row lengths of the grouping."
     if level == 'system' and statistic != 'soft_pairwise_accuracy':
-        m, h = _system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
+        m, h = system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
         return [m[i] for i in keep], [h[i] for i in keep], [len(keep)]
     rows = grouped_rows(M, H, 'none' if level == 'system' else average_by)
     rows = [r for r in rows if r[0]]
@@ -59,7 +59,7 @@ def _perm_statistic(m, h, lens, statistic, darr_threshold, n_sys):
     for mr, hr in rows:
         if statistic == 'darr': vals.append(kendall_like(mr, hr, darr_threshold)[0])
         elif statistic == 'pairwise_accuracy': vals.append(pairwise_accuracy(mr, hr)[0])
-        else: vals.append(_row_value(statistic, mr, hr))
+        else: vals.append(row_value(statistic, mr, hr))
     vals = np.asarray(vals, float); vals = vals[~np.isnan(vals)]
     return float(np.mean(vals)) if len(vals) else 0.0
 
@@ -78,7 +78,7 @@ def perm_both(metric_a: Mapping,  # scores of metric A, as in `correlate`
     if statistic not in STATISTICS or level not in STATISTICS[statistic][0]:
         raise MetricInputError(f"statistic: {statistic!r} is not a {level}-level statistic of {sorted(STATISTICS)}")
     seed, n_resamples = check_seed(seed), check_count(n_resamples, 'n_resamples')
-    darr_threshold = _check_darr_threshold(darr_threshold)
+    darr_threshold = check_darr_threshold(darr_threshold)
     if average_by is None: average_by = 'item' if statistic == 'darr' else 'none'
     _, Ma, H, seg = score_tables(metric_a, human_scores, min_systems=2 if level == 'segment' else 3)
     _, Mb, _, seg_b = score_tables(metric_b, human_scores, min_systems=2 if level == 'segment' else 3)
@@ -128,8 +128,8 @@ def williams(metric_a: Mapping, metric_b: Mapping, human_scores: Mapping,  # sys
     _, a, H, seg = score_tables(metric_a, human_scores, min_systems=4)
     _, b, _, seg_b = score_tables(metric_b, human_scores, min_systems=4)
     if seg != seg_b: raise MetricInputError("metric_a and metric_b: expected tables of the same shape")
-    (a, h), (b, _) = _system_vectors(a, H, seg), _system_vectors(b, H, seg)
-    r12, r13, r23 = _pearson(a, h), _pearson(b, h), _pearson(a, b)
+    (a, h), (b, _) = system_vectors(a, H, seg), system_vectors(b, H, seg)
+    r12, r13, r23 = pearson_stat(a, h), pearson_stat(b, h), pearson_stat(a, b)
     return ComparisonResult(williams_test(r12, r13, r23, len(h)), r12 - r13, r12, r13, 'williams',
                             make_signature('williams', level='system', stat='pearson'))
 

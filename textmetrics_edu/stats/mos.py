@@ -12,13 +12,13 @@ from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count
 from textmetrics_edu.kernels.mos_python import (
-    _solve_components, _mos_python, t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+    solve_components, mos_fields_python, t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
     bootstrap_means_python)
 
 # %% auto #0
 __all__ = ['COLUMNS', 'ACR_SCALE', 'ACR_LABELS', 'INTERVAL_METHODS', 'SUMMEVAL_DIMENSIONS', 'PAIRED_TESTS', 'EXAMPLE_RATINGS',
            'ratings_records', 'rating_matrix', 'naive_interval', 'crowdmos_variance', 'crowdmos_interval',
-           'bootstrap_means', 'bootstrap_interval', 'MOSResult', 'mos', 'summeval_ratings', 'item_means',
+           'bootstrap_means', 'bootstrap_interval', 'fmt_ci', 'MOSResult', 'mos', 'summeval_ratings', 'item_means',
            'PairedMOSResult', 'paired_mos_test', 'parse_ratings', 't_quantile', 'percentile_linear', 'rating_lists',
            'crowdmos_variance_python', 'bootstrap_means_python']
 
@@ -143,7 +143,7 @@ def crowdmos_variance(Z,  # raters x items array of one system's votes, nan = no
     v_tot = float(np.var(Z[W], ddof=1)) if T >= 2 else float('nan')
     v_ir = _mean_within_variance(Z, axis=1)  # within each rater, across items: v_item + v_residual
     v_rr = _mean_within_variance(Z, axis=0)  # within each item, across raters: v_rater + v_residual
-    v_item, v_rater, v_res = _solve_components(v_tot, v_ir, v_rr)
+    v_item, v_rater, v_res = solve_components(v_tot, v_ir, v_rr)
     var_mos = v_item * float((m_j ** 2).sum()) / T ** 2 + v_rater * float((n_i ** 2).sum()) / T ** 2 + v_res / T
     return dict(v_item=v_item, v_rater=v_rater, v_residual=v_res, var_mos=var_mos, df=min(Z.shape) - 1)
 
@@ -185,7 +185,7 @@ def bootstrap_interval(Z, confidence: float = 0.95, n_samples: int = 1000, seed:
     return float(lo), float(hi)
 
 # %% ../../nbs/60_mos.ipynb #9aac5fab
-def _fmt_ci(ci): return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+def fmt_ci(ci): return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 @dataclass(frozen=True)
@@ -224,10 +224,10 @@ class MOSResult(MetricResult):
         c = round(100 * self.confidence)
         s = [f"{self.system}: MOS = {self.score:.3f} from {self.n_ratings} votes ({self.n_raters} raters, {self.n_items} items); "
              f"{self.signature}",
-             f"naive     {c}% {_fmt_ci(self.naive_ci)} width {w['naive']:.3f}: t over {self.n_ratings} votes taken as independent",
-             f"crowdmos  {c}% {_fmt_ci(self.crowdmos_ci)} width {w['crowdmos']:.3f}: v_item {self.v_item:.3f}, "
+             f"naive     {c}% {fmt_ci(self.naive_ci)} width {w['naive']:.3f}: t over {self.n_ratings} votes taken as independent",
+             f"crowdmos  {c}% {fmt_ci(self.crowdmos_ci)} width {w['crowdmos']:.3f}: v_item {self.v_item:.3f}, "
              f"v_rater {self.v_rater:.3f}, v_residual {self.v_residual:.3f}, t df = {min(self.n_raters, self.n_items) - 1}",
-             f"bootstrap {c}% {_fmt_ci(self.bootstrap_ci)} width {w['bootstrap']:.3f}: raters and items resampled, "
+             f"bootstrap {c}% {fmt_ci(self.bootstrap_ci)} width {w['bootstrap']:.3f}: raters and items resampled, "
              f"{self.n_samples} samples, seed {self.seed}"]
         if w['naive'] > 0: s.append(f"the naive interval is {w['crowdmos'] / w['naive']:.1f}x narrower than CrowdMOS's "
                                     f"and {w['bootstrap'] / w['naive']:.1f}x narrower than the bootstrap's: votes on the same "
@@ -277,7 +277,7 @@ def mos(ratings,  # long table (system, item, rater, score): list of dicts/4-tup
         common = dict(signature=sig, system=s, n_raters=len(raters), n_items=len(items), confidence=confidence,
                       n_samples=n_samples, seed=seed, scale=None if scale is None else tuple(scale))
         if engine == 'python':
-            out[s] = MOSResult(**common, **_mos_python(rs, raters, items, confidence, n_samples, seed)); continue
+            out[s] = MOSResult(**common, **mos_fields_python(rs, raters, items, confidence, n_samples, seed)); continue
         import numpy as np
         x = Z[~np.isnan(Z)]
         c = crowdmos_variance(Z)
@@ -352,7 +352,7 @@ class PairedMOSResult(MetricResult):
                    else f"no evidence that {self.system} and {self.baseline} differ")
         return '\n'.join([f"{kind} on {self.n_items} items; {self.signature}",
                           f"MOS {self.baseline} {self.baseline_mos:.3f}, {self.system} {self.system_mos:.3f}, difference {self.score:+.3f} "
-                          f"{round(100 * self.confidence)}% {_fmt_ci(self.ci)}",
+                          f"{round(100 * self.confidence)}% {fmt_ci(self.ci)}",
                           f"statistic {self.statistic:.4g}, p = {self.p_value:.4g}: {verdict} at 0.05"])
 
 # %% ../../nbs/60_mos.ipynb #3d24144b

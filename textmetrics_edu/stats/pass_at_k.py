@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count, _is_seq
+from ..core import MetricInputError, MetricResult, make_signature, check_seed, check_count, is_sequence
 from ..kernels.numpy_sum import numpy_sum
 
 # %% auto #0
@@ -105,10 +105,10 @@ def corpus_pass_at_k(n: int | Sequence[int],  # samples per problem (one int: th
     counts that are not ints, c outside [0, n], or k > n for any problem (human-eval then omits pass@k), and for a
     task id given twice. numpy arrays (human-eval's own input type) are read as lists."""
     n, c, task_ids = (x.tolist() if hasattr(x, 'tolist') and hasattr(x, 'ndim') and x.ndim == 1 else x for x in (n, c, task_ids))
-    if isinstance(c, (str, bytes)) or not _is_seq(c): raise MetricInputError(f"`c` must be a list of ints, got {type(c).__name__}")
+    if isinstance(c, (str, bytes)) or not is_sequence(c): raise MetricInputError(f"`c` must be a list of ints, got {type(c).__name__}")
     if not c: raise MetricInputError("`c` is empty: give the passing count of at least one problem")
     ns = [n] * len(c) if isinstance(n, numbers.Integral) and not isinstance(n, bool) else n
-    if isinstance(ns, (str, bytes)) or not _is_seq(ns): raise MetricInputError(f"`n` must be an int or a list of ints, got {type(n).__name__}")
+    if isinstance(ns, (str, bytes)) or not is_sequence(ns): raise MetricInputError(f"`n` must be an int or a list of ints, got {type(n).__name__}")
     if len(ns) != len(c): raise MetricInputError(f"`n` has {len(ns)} problems but `c` has {len(c)}")
     if task_ids and len(task_ids) != len(c): raise MetricInputError(f"`task_ids` has {len(task_ids)} names for {len(c)} problems")
     if task_ids and len(set(task_ids)) != len(task_ids):

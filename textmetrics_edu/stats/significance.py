@@ -14,13 +14,13 @@ except ImportError: np = None  # the browser (Pyodide): only the explorer (pure 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_hyps, check_refs, make_signature,
                                   SegmentRefs, get_metric, discover_metrics, stats_row,
                                   stats_from_row, check_seed, check_count)
-from ..metrics import bleu as _bleu, chrf as _chrf  # the metrics of sacreBLEU's PairedTest, registered
 
 # %% auto #0
-__all__ = ['stats_matrix', 'score_from_row', 'better_of', 'PairedTestResult', 'paired_test', 'bootstrap_ci']
+__all__ = ['find_metric', 'stats_matrix', 'row_scorer', 'score_from_row', 'estimate_ci', 'better_of', 'PairedTestResult',
+           'check_systems', 'paired_test', 'bootstrap_ci']
 
 # %% ../../nbs/40_significance.ipynb #9ed7c2e9
-def _metric(metric: str):
+def find_metric(metric: str):
     "The protocol spec of `metric` (any registered metric with per-segment statistics; modules found on demand)."
     from textmetrics_edu.core import METRICS
     if not isinstance(metric, str): raise MetricInputError(f"`metric` must be a metric name, got {metric!r}")
@@ -41,16 +41,16 @@ def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
     """Sufficient statistics of every segment, one row each: the fields of the metric's statistics object in order
     (`core.stats_row`). BLEU: `[c, r, m_1..m_N, t_1..t_N]`; chrF: `[hyp_1..hyp_K, ref_1..ref_K, match_1..match_K]`.
     int64 when every statistic is an integer (BLEU, chrF, TER, WER), float64 otherwise (ROUGE, METEOR)."""
-    m = _metric(metric)
+    m = find_metric(metric)
     o = m.opts(opts)
     hyps, refs = check_corpus(hyps, refs)
     return _matrix([stats_row(s) for s in m.stats(hyps, refs, o)])
 
 
-def _scorer(metric: str, opts: dict, n_segments: int = 1, example=None):
+def row_scorer(metric: str, opts: dict, n_segments: int = 1, example=None):
     """A function row -> score of the metric (validated once; the statistics' shape from a one-word segment, or from
     `example` = (hyps, refs) of one checked segment: SARI's references must carry their source)."""
-    m = _metric(metric)
+    m = find_metric(metric)
     o = m.opts(opts)
     template = m.stats(*(example or (('O',), (('O',),))), o)[0]  # 'O': one word of text, and a valid tag sequence (span F1)
     return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
@@ -61,10 +61,10 @@ def score_from_row(row: Sequence[float],  # summed statistics (one row of `stats
                    n_segments: int = 1,  # segments summed into `row` (used by metrics that average: ROUGE, METEOR)
                    **opts) -> float:  # the corpus score (see the metric for range and unit)
     "The score of a (summed) statistics row, by the metric's own stage 3."
-    return _scorer(metric, opts, n_segments)(row)
+    return row_scorer(metric, opts, n_segments)(row)
 
 # %% ../../nbs/40_significance.ipynb #6a1f3dce
-def _estimate_ci(scores: np.ndarray) -> tuple[float, float]:
+def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
     s = np.sort(scores)
     lo = len(s) // 40
     return float(s.mean()), float(0.5 * (s[len(s) - lo - 1] - s[lo]))
@@ -113,7 +113,7 @@ class PairedTestResult(MetricResult):
         return '\n'.join(s)
 
 # %% ../../nbs/40_significance.ipynb #2ea9eb92
-def _prepare(hyps_by_name: dict, refs):
+def check_systems(hyps_by_name: dict, refs):
     "Check every system and the references once (a generator for `refs` is read once)."
     out = {k: check_hyps(v, k) for k, v in hyps_by_name.items()}
     n = {len(v) for v in out.values()}
@@ -139,33 +139,33 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
     if test not in ('bs', 'ar'): raise MetricInputError(f"`test` must be 'bs' or 'ar', got {test!r}")
     check_seed(seed, allow_none=True)
     n_samples = (1000 if test == 'bs' else 10000) if n_samples is None else check_count(n_samples, 'n_samples')
-    hy, refs = _prepare({'baseline': baseline, 'system': system}, refs)
+    hy, refs = check_systems({'baseline': baseline, 'system': system}, refs)
     baseline, system = hy['baseline'], hy['system']
     bl = stats_matrix(baseline, refs, metric, **opts)
     sy = stats_matrix(system, refs, metric, **opts)
     n = len(bl)
-    f = _scorer(metric, opts, n, example=(baseline[:1], refs[:1]))
+    f = row_scorer(metric, opts, n, example=(baseline[:1], refs[:1]))
     bl_score, sy_score = f(bl.sum(0)), f(sy.sum(0))
     diff = abs(bl_score - sy_score)
     rng = np.random.default_rng(seed)
-    sig = make_signature(f"paired-{test}-{_metric(metric).name}", n=n_samples, seed=str(seed).lower(), **opts)
+    sig = make_signature(f"paired-{test}-{find_metric(metric).name}", n=n_samples, seed=str(seed).lower(), **opts)
     if test == 'bs':
         idx = rng.choice(n, size=(n_samples, n), replace=True)
         s_bl = np.array([f(bl[i].sum(0)) for i in idx])
         s_sy = np.array([f(sy[i].sum(0)) for i in idx])
         d = np.abs(s_sy - s_bl)
         p = (int(np.sum((d - d.mean()) > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
-        (m, ci), (bm, bci) = _estimate_ci(s_sy), _estimate_ci(s_bl)
+        (m, ci), (bm, bci) = estimate_ci(s_sy), estimate_ci(s_bl)
         return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, mean=m, ci=ci,
                                 baseline_mean=bm, baseline_ci=bci, test='bs', n_samples=n_samples, seed=seed,
-                                higher_is_better=_metric(metric).higher_is_better)
+                                higher_is_better=find_metric(metric).higher_is_better)
     pos = rng.integers(2, size=(n_samples, n), dtype=bool)
     shuf_a = pos @ bl + ~pos @ sy
     shuf_b = ~pos @ bl + pos @ sy
     d = np.abs(np.array([f(r) for r in shuf_a]) - np.array([f(r) for r in shuf_b]))
     p = (int(np.sum(d > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
     return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, test='ar',
-                            n_samples=n_samples, seed=seed, higher_is_better=_metric(metric).higher_is_better)
+                            n_samples=n_samples, seed=seed, higher_is_better=find_metric(metric).higher_is_better)
 
 
 # %% ../../nbs/40_significance.ipynb #6c817e6c
@@ -179,6 +179,6 @@ def bootstrap_ci(hyps: Sequence[str],  # one system's hypotheses
     check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
     hyps, refs = check_corpus(hyps, refs)
     M = stats_matrix(hyps, refs, metric, **opts)
-    f = _scorer(metric, opts, len(M), example=(hyps[:1], refs[:1]))
+    f = row_scorer(metric, opts, len(M), example=(hyps[:1], refs[:1]))
     idx = np.random.default_rng(seed).choice(len(M), size=(n_samples, len(M)), replace=True)
-    return _estimate_ci(np.array([f(M[i].sum(0)) for i in idx]))
+    return estimate_ci(np.array([f(M[i].sum(0)) for i in idx]))

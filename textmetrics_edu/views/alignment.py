@@ -95,13 +95,13 @@ def _ter_shifts_html(hyp: str, ref: str) -> str:
     "TER's block shifts as text rows (TER's defaults: case-insensitive): the hypothesis, each shift's result, the edits"
     from textmetrics_edu.kernels.ter import hypothesis_tokens, tercom_reference_tokens
     from textmetrics_edu.metrics.ter import translation_edit_rate
-    from textmetrics_edu.views.ter import _shift_rows
+    from textmetrics_edu.views.ter import ter_shift_rows
     e = html.escape
     h, r = list(hypothesis_tokens(hyp, case_sensitive=False)), list(tercom_reference_tokens(ref, case_sensitive=False))
     edits, n, shifts, _, _ = translation_edit_rate(h, r, record=True)
     word = lambda w, on: f"<span style='padding:0 3px;{'background:#cfe2f3;' if on else ''}'>{e(w)}</span>"
     rows = [('hypothesis', h, {s + k for (s, length, _), _, _ in shifts[:1] for k in range(length)})]
-    for k, (words, perm, block) in enumerate(_shift_rows(h, shifts)):
+    for k, (words, perm, block) in enumerate(ter_shift_rows(h, shifts)):
         rows.append((f'after shift {k + 1}', words, {q for q, o in enumerate(perm) if o in block}))
     rows.append(('reference', r, set()))
     body = ''.join(f"<tr><th style='text-align:right;font-weight:normal;padding-right:6px'>{label}</th>"

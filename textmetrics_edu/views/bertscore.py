@@ -14,9 +14,8 @@ def bertscore_explorer_data() -> dict:
     tools/make_bertscore_explorer_data.py with all-MiniLM-L6-v2, layer 6): per pair the tokens, the similarity matrix,
     the idf weights, and the package's P, R, F."""
     import json
-    from pathlib import Path
-    import textmetrics_edu
-    return json.loads((Path(textmetrics_edu.__file__).parent / 'data' / 'models' / 'bertscore_explorer.json').read_text(encoding='utf-8'))
+    from textmetrics_edu.core.datasets import data_path
+    return json.loads(data_path('models', 'bertscore_explorer.json').read_text(encoding='utf-8'))
 
 
 def greedy_prf(sim: list,  # the similarity matrix, a list of rows (candidate tokens) of floats (reference tokens)

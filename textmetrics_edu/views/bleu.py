@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, _fmt
+from ..core import MetricInputError, fmt_value
 from .html import figure_html, text_explorer
 from ..metrics.bleu import BLEUResult, SMOOTH_DEFAULTS, bleu_ngram_table, sentence_bleu
 
@@ -53,7 +53,7 @@ def render_bleu_html(hyp: str,  # the hypothesis
         f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['count']}</td><td>{r['max_ref']}</td>"
         f"<td style='background:{'#d4edda' if r['clipped'] == r['count'] else ('#fff3cd' if r['clipped'] else '#f8d7da')}'>"
         f"{r['clipped']}</td></tr>" for r in rows)
-    ptab = ''.join(f"<tr><td>p_{n}</td><td>{_fmt(m)}/{_fmt(t)}</td><td>{p:.4f}</td><td>{'yes' if n <= res.order_used else 'no'}</td></tr>"
+    ptab = ''.join(f"<tr><td>p_{n}</td><td>{fmt_value(m)}/{fmt_value(t)}</td><td>{p:.4f}</td><td>{'yes' if n <= res.order_used else 'no'}</td></tr>"
                    for n, (m, t, p) in enumerate(zip(res.matches, res.totals, res.precisions), 1))
     img = figure_html(plot_bleu(res), 'BLEU plot') if plot else ''
     return (f"<div class='tme-bleu'>"

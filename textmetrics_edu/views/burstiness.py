@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 from ..core import MetricInputError, check_text
-from ..lm.burstiness import _WORD, sentence_burstiness, term_burstiness
+from ..lm.burstiness import WORD_RE, sentence_burstiness, term_burstiness
 from .html import figure_html
 
 # %% auto #0
@@ -20,7 +20,7 @@ def render_burstiness_html(text: str,  # the text
     e = html.escape
     try:
         if term.strip():
-            toks = _WORD.findall(check_text(text, 'text').lower())
+            toks = WORD_RE.findall(check_text(text, 'text').lower())
             r = term_burstiness(toks, term.strip().lower())
         else: r = sentence_burstiness(text)
     except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"

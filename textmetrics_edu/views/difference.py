@@ -115,7 +115,7 @@ def render_difference_html(d: Difference,  # from `explain_difference`
 from typing import Sequence
 
 from ..core import MetricInputError
-from ..stats.conventions import CONVENTIONS
+from ..core import CONVENTIONS
 from ..stats.difference import explain_difference
 
 EXPLORER_METRICS = ('bleu', 'rougeL', 'wer')  # the families of the explorer's menu (they run in the browser)
@@ -123,6 +123,7 @@ EXPLORER_METRICS = ('bleu', 'rougeL', 'wer')  # the families of the explorer's m
 
 def diff_pairs() -> list[str]:
     "The explorer's menu: every declared pair of `EXPLORER_METRICS`, as 'metric: a → b'."
+    from textmetrics_edu.metrics import bleu, rouge, wer  # noqa: F401 (their modules declare their conventions; no discovery in the browser)
     return [f"{m}: {a} → {b}" for m in EXPLORER_METRICS if m in CONVENTIONS for a, b, _ in CONVENTIONS[m].pairs]
 
 

@@ -18,10 +18,8 @@ __all__ = ['mauve_precomputed', 'mauve_from_counts', 'render_mauve_html', 'mauve
 @lru_cache(maxsize=1)
 def mauve_precomputed() -> dict:
     "The explorer's data: bucket counts precomputed by tools/make_mauve_histograms.py (textmetrics_edu/data/models)."
-    from pathlib import Path
-    import textmetrics_edu
-    return json.loads((Path(textmetrics_edu.__file__).parent / 'data' / 'models' / 'mauve_histograms.json')
-                      .read_text(encoding='utf-8'))
+    from textmetrics_edu.core.datasets import data_path
+    return json.loads(data_path('models', 'mauve_histograms.json').read_text(encoding='utf-8'))
 
 
 def mauve_from_counts(p_counts, q_counts,  # texts per bucket, P's and Q's

@@ -166,9 +166,9 @@ def meta_eval_explorer(metric_scores: Mapping, human_scores: Mapping, *, metric_
 # %% ../../nbs/61_meta_eval.ipynb #072aa7d9
 def wmt22_system_scores() -> tuple[dict, dict]:  # ({metric: {system: score}}, {human score: {system: score}})
     "The explorer's data: WMT22 ru-en system scores shipped with the package (textmetrics_edu/data/wmt22_ru-en_system)."
-    import csv, io, textmetrics_edu
-    from pathlib import Path
-    p = Path(textmetrics_edu.__file__).parent / 'data' / 'wmt22_ru-en_system' / 'scores.tsv'
+    import csv, io
+    from textmetrics_edu.core.datasets import data_path
+    p = data_path('wmt22_ru-en_system', 'scores.tsv')
     out = {'metric': {}, 'human': {}}
     for r in csv.DictReader(io.StringIO(p.read_text(encoding='utf-8')), delimiter='\t'):
         out[r['kind']].setdefault(r['name'], {})[r['system']] = float(r['score'])

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError
 from ..stats.mos import (
-    ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, _fmt_ci, mos, parse_ratings)
+    ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, fmt_ci, mos, parse_ratings)
 
 # %% auto #0
 __all__ = ['MOS_EXPLORER', 'intervals_svg', 'render_mos_html', 'mos_explorer']
@@ -70,7 +70,7 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
     rows = []
     for r in res.values():
-        cells = ''.join(f"<td{' style=color:#d62728' if r.outside_scale(m) else ''}>{_fmt_ci(r.interval(m))}</td>" for m in methods)
+        cells = ''.join(f"<td{' style=color:#d62728' if r.outside_scale(m) else ''}>{fmt_ci(r.interval(m))}</td>" for m in methods)
         rows.append(f"<tr><td>{html.escape(str(r.system))}</td><td>{r.score:.3f}</td><td>{r.n_ratings}</td>"
                     f"<td>{r.n_raters}</td><td>{r.n_items}</td>{cells}</tr>")
     notes = [f"the {m} interval leaves the scale for " + ', '.join(html.escape(str(r.system)) for r in res.values() if r.outside_scale(m))

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import html
 import json
-from pathlib import Path
 
-import textmetrics_edu
 from ..core import MetricInputError
+from ..core.datasets import data_path
 
 
 def surprisal_data() -> dict:
     "The stored surprisals (tools/make_neural_lm_surprisal.py): passages, bits per character per model, provenance."
-    p = Path(textmetrics_edu.__file__).parent / 'data' / 'models' / 'neural_lm_surprisal.json'
+    p = data_path('models', 'neural_lm_surprisal.json')
     return json.loads(p.read_text(encoding='utf-8'))
 
 

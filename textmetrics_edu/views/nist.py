@@ -7,7 +7,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError
-from ..metrics.nist import NIST, sentence_nist, _nist_prepare, _tok
+from ..metrics.nist import NIST, sentence_nist
 from .explorer import explorer, Text, Lines
 
 # %% auto #0
@@ -26,8 +26,8 @@ def render_nist_html(hyp: str,  # the hypothesis
         return f"<div class='tme-error'>{e(str(err))}</div>"
     o = dict(max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     rs = (refs,) if isinstance(refs, str) else tuple(refs)
-    (ref_toks, info), = _nist_prepare([rs], o)
-    h = _tok(hyp, o)
+    (ref_toks, info), = NIST.prepare_refs([rs], o)
+    h = NIST.preprocess(hyp, o)
     rows = []
     for n in range(1, max_order + 1):
         grams = sorted({g for g in zip(*[h[i:] for i in range(n)]) if g in info})

@@ -7,7 +7,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError
-from ..metrics.ribes import RIBES, sentence_ribes, aligned_positions, _toks
+from ..metrics.ribes import RIBES, sentence_ribes, aligned_positions
 from .explorer import explorer, Text, Lines
 
 # %% auto #0
@@ -26,7 +26,8 @@ def render_ribes_html(hyp: str,  # the hypothesis
         return f"<div class='tme-error'>{e(str(err))}</div>"
     rs = [refs] if isinstance(refs, str) else list(refs)
     k = max(res.best_refs[0], 0)
-    h, r = _toks(hyp, tokenize, lowercase), _toks(rs[k], tokenize, lowercase)
+    o = dict(tokenize=tokenize, lowercase=lowercase)
+    h, r = RIBES.preprocess(hyp, o), RIBES.preprocess(rs[k], o)
     pos = aligned_positions(r, h)
     cols = ''.join(f"<td>{e(w)}</td>" for w in h)
     refpos = ''.join(f"<td>{p}</td>" if p is not None else "<td class='tme-dim'>-</td>" for p in pos)

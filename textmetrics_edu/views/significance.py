@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import MetricInputError, check_seed, check_count, stats_row
-from ..stats.significance import _metric, _prepare, _scorer, better_of
+from ..stats.significance import find_metric, check_systems, row_scorer, better_of
+from ..metrics import bleu, chrf  # noqa: F401 (registers the explorer's metrics: the browser discovers none)
 
 # %% auto #0
 __all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
@@ -42,13 +43,13 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
     e = html.escape
     try:
         check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
-        hy, refs = _prepare({'baseline': baseline, 'system': system}, refs)
-        spec = _metric(metric)
+        hy, refs = check_systems({'baseline': baseline, 'system': system}, refs)
+        spec = find_metric(metric)
         o = spec.opts({})
         bl = [stats_row(s) for s in spec.stats(hy['baseline'], refs, o)]
         sy = [stats_row(s) for s in spec.stats(hy['system'], refs, o)]
         n = len(bl)
-        f = _scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
+        f = row_scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
     except MetricInputError as err:
         return f"<div class='tme-error'>{e(str(err))}</div>"
     total = lambda rows, idx: [sum(col) for col in zip(*(rows[i] for i in idx))]

@@ -7,10 +7,10 @@ from ..kernels.ter import hypothesis_tokens, tercom_reference_tokens
 from ..metrics.ter import translation_edit_rate, perform_shift
 
 # %% auto #0
-__all__ = ['plot_ter_shifts']
+__all__ = ['ter_shift_rows', 'plot_ter_shifts']
 
 # %% ../../nbs/12_ter.ipynb #5f545ebc
-def _shift_rows(h: list, shifts: list) -> list:
+def ter_shift_rows(h: list, shifts: list) -> list:
     "Per row after the first: (words, old index of each word, the moved block's old indices)."
     rows, cur = [], list(h)
     for (start, length, target), _, words in shifts:
@@ -30,7 +30,7 @@ def plot_ter_shifts(hyp: str,  # the hypothesis
     from matplotlib.figure import Figure
     h, r = list(hypothesis_tokens(hyp, case_sensitive=not lowercase)), list(tercom_reference_tokens(ref, case_sensitive=not lowercase))
     edits, n, shifts, shifted, trace = translation_edit_rate(h, r, record=True)
-    stages = _shift_rows(h, shifts)
+    stages = ter_shift_rows(h, shifts)
     R = len(stages) + 2
     fig = Figure(figsize=(max(6, 0.9 * max(len(h), len(r), 1) + 2.5), 0.9 * R + 0.8), dpi=100); ax = fig.subplots()
     moved = [{start + k for k in range(length)} for (start, length, _), _, _ in shifts]  # each stage's block, in its row
