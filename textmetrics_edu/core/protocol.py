@@ -133,12 +133,13 @@ def n_refs_label(refs: Sequence[Sequence[str]]) -> int | str:
 @dataclass(frozen=True)
 class CorpusPrep:
     """What a metric whose segment statistics need facts of the whole corpus first (CIDEr's IDF) gives scale-out, so
-    that no engine knows it by name: a first pass over slices of the references whose results add up, then rows of
-    floats per segment (folded in corpus order) and a score from their sum."""
+    that no engine knows it by name: a first pass over slices of the references whose results add up, then one
+    statistics object per segment (with its detail: segment scores, `explain(i)`) and the score from all of them, in
+    corpus order."""
     part: Callable  # part(refs, opts) -> what these segments' references contribute (adds with +; refs may be empty)
     finish: Callable  # finish(total, opts) -> the corpus object (e.g. `CIDErCorpus`)
-    rows: Callable  # rows(hyps, refs, opts, corpus) -> one tuple of floats per segment
-    score: Callable  # score(summed_row, n_segments, opts, corpus, signature) -> the corpus result
+    rows: Callable  # rows(hyps, refs, opts, corpus) -> one statistics object per segment (picklable)
+    score: Callable  # score(rows of every segment in corpus order, opts, corpus, signature) -> the corpus result
 
 
 @dataclass(frozen=True)

@@ -483,7 +483,7 @@ def _df_corpus(d: DocFreq, o: dict) -> CIDErCorpus:
 
 
 def _image_rows(hyps, refs, o: dict, corpus: CIDErCorpus) -> list:
-    "Pass 2 on some images: each image's score and per-order penalised mean cosine, with the whole corpus's IDF."
+    "Pass 2 on some images: each image's statistics (`CIDErImageStats`), with the whole corpus's IDF."
     htoks = tokenize_captions(hyps, o['tokenize'])
     _check_tokens(htoks, hyps, ['hyps'] * len(hyps), o['tokenize'], o['allow_empty'])
     rows = []
@@ -492,17 +492,15 @@ def _image_rows(hyps, refs, o: dict, corpus: CIDErCorpus) -> list:
                                ref_counts=[ngram_counts_by_order(r, o['n']) for r in rs])
         im = image_statistics(ht, rs, corpus, variant=o['variant'], n=o['n'], sigma=o['sigma'], tf=o['tf'],
                               unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rv)
-        rows.append((im.score, *(sum(c * p for c, p in zip(im.cosines[k], im.penalties)) / len(im.refs)
-                                 for k in range(o['n']))))
+        rows.append(im)
     return rows
 
 
-def _rows_score(row, k: int, o: dict, corpus: CIDErCorpus, signature: str) -> CIDErResult:
-    "The corpus CIDEr(-D) from the summed rows of `k` images, as `cider_from_stats` computes it (mean image score, order means)."
-    if k < 2 or corpus.n_images < 2: raise MetricInputError(f"the corpus holds fewer than 2 images; {_ONE_IMAGE}")
+def _rows_score(images, o: dict, corpus: CIDErCorpus, signature: str) -> CIDErResult:
+    "The corpus CIDEr(-D) of the images' statistics in corpus order: the lesson's `cider_from_stats` (the whole result)."
+    if len(images) < 2 or corpus.n_images < 2: raise MetricInputError(f"the corpus holds fewer than 2 images; {_ONE_IMAGE}")
     opts = {x: o[x] for x in ('n', 'sigma', 'tf', 'unseen_idf', 'length', 'factor')}
-    return CIDErResult(row[0] / k, signature, (), tuple(o['factor'] * s / k for s in row[1:]), k, corpus.n_images,
-                       o['variant'], (), corpus, tuple(opts.items()))
+    return cider_from_stats(images, corpus, variant=o['variant'], options=opts, signature=signature)
 
 # %% ../../nbs/03_cider.ipynb #db977251
 def _cider_signature(o: dict, nrefs) -> str:

@@ -230,19 +230,20 @@ def corpus_from_parts(plan: ScalePlan, total):
 def partition_rows(plan: ScalePlan, segments: Iterable,
                    corpus,  # the corpus object of the whole corpus (pass 1, merged: `corpus_from_parts`)
                   ) -> PartitionStats:
-    "Pass 2 on one partition: one row of floats per segment, by the metric's `corpus_prep.rows` with the corpus facts."
-    import numpy as np
+    """Pass 2 on one partition: one statistics object per segment (CIDEr: each image's `CIDErImageStats`), by the
+    metric's `corpus_prep.rows` with the corpus facts; they travel in `details`, in corpus order."""
     hyps, refs = _segments(segments)
     if not hyps: return PartitionStats()
     rows = plan.metric.corpus_prep.rows(hyps, refs, plan.opts, corpus)
     if plan.release_caches: release_caches()
-    return PartitionStats(len(hyps), frozenset(len(r) for r in refs), None, (np.array(rows, dtype=np.float64),))
+    return PartitionStats(len(hyps), frozenset(len(r) for r in refs), details=(tuple(rows),))
 
 # %% ../../nbs/70_scale.ipynb #893e60b0
 def score_rows(plan: ScalePlan, total: PartitionStats, corpus):
-    "The corpus result from pass 2's rows (folded in corpus order), by the metric's `corpus_prep.score`."
+    """The corpus result from pass 2's per-segment statistics (every partition's, in corpus order), by the metric's
+    `corpus_prep.score`: the same whole result as the single-process corpus function (segment scores, `explain(i)`)."""
     if not total.n_segments: raise ScaleError(f"{plan.name}: no segments to score")
-    return plan.metric.corpus_prep.score(fold_rows(total.rows), total.n_segments, plan.opts, corpus,
+    return plan.metric.corpus_prep.score([r for part in total.details for r in part], plan.opts, corpus,
                                          _signature(plan, total.nrefs))
 
 # %% ../../nbs/70_scale.ipynb #bee00492
