@@ -43,6 +43,7 @@ def main():
     ap.add_argument('--rating-systems', required=True); ap.add_argument('--cases', type=int, default=5000)
     ap.add_argument('--rounds', type=int, default=100); ap.add_argument('--out', default=str(ROOT / 'tests/data/preferences'))
     ap.add_argument('--start', type=int, default=0, help='first fuzz case (to split the run over processes)')
+    ap.add_argument('--boot-every', type=int, default=20, help='compute_bootstrap_bt on fuzz cases < 200 divisible by this (0: none)')
     ap.add_argument('--fuzz-only', action='store_true', help='skip LLMFAO (fastchat_llmfao.json)')
     ap.add_argument('--style-only', action='store_true', help='only add compute_style_control to fastchat_llmfao.json')
     a = ap.parse_args()
@@ -77,7 +78,7 @@ def main():
                 warnings.simplefilter('ignore')
                 r['compute_elo_mle_with_tie'] = floats(compute_elo_mle_with_tie(df))
         except Exception as e: r['compute_elo_mle_with_tie'] = {'error': f"{type(e).__name__}: {e}"}
-        if c < 200 and c % 4 == 0:   # a few bootstraps (small) for the default tests
+        if a.boot_every and c < 200 and c % a.boot_every == 0:   # a few bootstraps (small) for the default tests
             b = rs.compute_bootstrap_bt(df, num_round=20, num_cpu=1)
             r['compute_bootstrap_bt'] = {'models': list(b.columns), 'ratings': b.to_numpy().tolist()}
         cases.append(r)
