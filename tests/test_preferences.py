@@ -1,6 +1,6 @@
 """Bradley-Terry / Elo (stats.preferences, app.rank_command): evalica's golden values and LLMFAO's published rank
 correlation; FastChat's rating_systems.py and fschat 0.2.36 outputs (stored, tests/data/preferences/README.md) on LLMFAO and
-on fuzzed battle sets (tests/pref_fuzz.py; 300 in the default set, 5,000 with --slow); choix; bad input; the CLI."""
+on fuzzed battle sets (tests/pref_fuzz.py; 120 in the default set, all stored with --slow); choix; bad input; the CLI."""
 import csv, gzip, json, subprocess, sys
 from pathlib import Path
 
@@ -140,18 +140,18 @@ def _check_case(c):
 
 
 def test_fuzz_cases_stored():
-    assert len(CASES) >= 300 and [c['case'] for c in CASES[:300]] == list(range(300))
+    assert len(CASES) >= 3000 and [c['case'] for c in CASES[:120]] == list(range(120))
 
 
-@pytest.mark.parametrize('case', range(0, 300))
+@pytest.mark.parametrize('case', range(0, 120))   # 20 of each kind; ~17 s of CPU
 def test_fastchat_fuzz(case):
     _check_case(CASES[case])
 
 
 @pytest.mark.slow
 def test_fastchat_fuzz_all():
-    assert len(CASES) >= 5000
-    for c in CASES[300:]: _check_case(c)
+    assert len(CASES) >= 3000   # see tests/data/preferences/README.md for the stored count
+    for c in CASES[120:]: _check_case(c)
 
 
 # ------------------------------------------------------------------------------------------------ the rest
