@@ -106,7 +106,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    neural_lm=dict(a0='test lines 121-122: do get their children ; but ...', other='char 2-gram'),
                    mauve=dict(a0='1-gram', a1='40', a2='27', c=2.0, smoothed=True),
                    bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True),
-                   alpaca_eval_win_rate=dict(a0='2, 1, 1.7, 0'))
+                   alpaca_eval_win_rate=dict(a0='2, 1, 1.7, 0'),
+                   bradley_terry=dict(a0='x y a\ny x tie\nz x b\nx z tie\ny z a', k=16.0, initial=1500.0))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
@@ -131,6 +132,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'EM = 1' in got['squad'][1] and 'strict IOBES' in got['span_f1'][1] and 'pass@100 = ' in got['pass_at_k'][1]
     assert 'tme-error' not in got['squad'][1] + got['span_f1'][1] + got['pass_at_k'][1]
     assert 'win rate = 55.00 %' in got['alpaca_eval_win_rate'][1] and 'tme-error' not in got['alpaca_eval_win_rate'][1]
+    assert '<td>gpt-4</td>' in got['bradley_terry'][0] and 'online Elo (k=16)' in got['bradley_terry'][1]
+    assert 'tme-error' not in ''.join(got['bradley_terry'])
     assert 'MAUVE = ' in got['mauve'][0] and 'MAUVE* = ' in got['mauve'][1] and 'tme-error' not in ''.join(got['mauve'])
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')
