@@ -10,7 +10,8 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.stats.judges import (_bradley_terry, canonical_vote, cohen_kappa, flip_rate, human_human_agreement,
+from textmetrics_edu.stats.preferences import LLMFAO_WINNERS, bradley_terry_mm
+from textmetrics_edu.stats.judges import (canonical_vote, cohen_kappa, flip_rate, human_human_agreement,
                                           judge_human_agreement, left_win_rate, longer_wins_rate, pearson, truncated_ranks)
 
 D = Path(__file__).parent / 'data' / 'judges'
@@ -77,7 +78,8 @@ def test_llmfao_rank_correlations_published():
     files = {'humans': 'crowd-comparisons.csv', 'gpt4': 'gpt4-crowd-comparisons.csv', 'gpt3': 'gpt3-crowd-comparisons.csv'}
     ranks = {}
     for k, f in files.items():
-        ranks[k] = truncated_ranks(_bradley_terry((r['left'], r['right'], r['winner']) for r in csv.DictReader(open(D / f))))
+        fit = bradley_terry_mm([(r['left'], r['right'], LLMFAO_WINNERS[r['winner']]) for r in csv.DictReader(open(D / f))])
+        ranks[k] = truncated_ranks(dict(zip(fit.models, fit.scores)))
         assert ranks[k] == {m['model']: m['rank'] for m in pub[k]['models']}
     ms = sorted(ranks['humans'])
     r = lambda a, b: round(pearson([ranks[a][m] for m in ms], [ranks[b][m] for m in ms]), 6)

@@ -135,32 +135,6 @@ def longer_wins_rate(winners: Sequence[str],  # 'left', 'right' or 'tie' per ver
     return won / n, n
 
 # %% ../../nbs/86_llm_judges.ipynb #2d93d71e
-# TODO(merge): switch to lesson 85's public Bradley-Terry function (bt34) and drop `_bradley_terry`.
-def _bradley_terry(battles: Iterable[tuple[str, str, str]],  # (left, right, winner in 'left'/'right'/'tie')
-                   tol: float = 1e-14, max_iter: int = 100_000) -> dict[str, float]:
-    "Bradley-Terry scores (sum 1) by minorisation-maximisation, a tie as half a win to each side."
-    wins, n = Counter(), Counter()
-    items = []
-    for l, r, w in battles:
-        items += [l, r]
-        if w == 'left': wins[l, r] += 1
-        elif w == 'right': wins[r, l] += 1
-        else: wins[l, r] += 0.5; wins[r, l] += 0.5
-        n[frozenset((l, r))] += 1
-    names = sorted(set(items))
-    total = {i: sum(v for (a, _), v in wins.items() if a == i) for i in names}
-    nbr = {i: [] for i in names}
-    for pair, c in n.items():
-        a, b = tuple(pair); nbr[a].append((b, c)); nbr[b].append((a, c))
-    p = {i: 1 / len(names) for i in names}
-    for _ in range(max_iter):
-        new = {i: total[i] / sum(c / (p[i] + p[j]) for j, c in nbr[i]) for i in names}
-        s = sum(new.values()); new = {i: v / s for i, v in new.items()}
-        delta = math.sqrt(sum((new[i] - p[i]) ** 2 for i in names)); p = new
-        if delta < tol: break
-    return p
-
-
 def truncated_ranks(scores: dict[str, float]) -> dict[str, int]:
     "pandas' `scores.rank(ascending=False).astype(int)`: 1 = best, tied scores share their average rank, truncated."
     order = sorted(scores, key=lambda k: -scores[k])
