@@ -149,3 +149,39 @@ def test_cli_text_json_and_paired(tmp_path, capsys):
     rc = cli_main(['benchmark', str(a), str(D / 'blimp_gpt2.jsonl')])
     err = capsys.readouterr().err
     assert rc != 0 and 'not the same items' in err
+
+
+def test_calibration_error_equals_torchmetrics_on_random_confidences():
+    import random
+    import torch
+    from torchmetrics.functional.classification import binary_calibration_error
+    from textmetrics_edu.stats.calibration import calibration_error, brier_decomposition
+    rng = random.Random(5)
+    for _ in range(100):
+        n = rng.randint(1, 80)
+        c = [rng.choice([rng.random(), 1.0, 0.0, 0.5, rng.random() ** 0.1]) for _ in range(n)]
+        y = [int(rng.random() < 0.6) for _ in range(n)]
+        nb = rng.choice([1, 2, 5, 10, 15, 20])
+        for norm in ('l1', 'l2', 'max'):
+            tb = float(binary_calibration_error(torch.tensor(c, dtype=torch.float64), torch.tensor(y), n_bins=nb, norm=norm))
+            assert abs(calibration_error(c, y, nb, norm=norm).score - tb) <= 1e-15
+        d = brier_decomposition(c, y, nb)
+        assert abs(d['reliability'] - calibration_error(c, y, nb, norm='l2').score ** 2) <= 1e-12
+    with pytest.raises(MetricInputError, match='correct'): calibration_error([0.5, 0.2], [1])
+
+
+def test_clustered_stderr_equals_statsmodels():
+    import random
+    import numpy as np
+    import statsmodels.api as sm
+    from textmetrics_edu.stats.benchmark_stats import clustered_stderr, minimum_detectable_effect, paired_stderr
+    rng = random.Random(9)
+    for _ in range(20):
+        n = rng.randint(5, 200)
+        x = [float(rng.random() < 0.4) for _ in range(n)]
+        g = [rng.randrange(max(2, n // 5)) for _ in range(n)]
+        fit = sm.OLS(np.array(x), np.ones(n)).fit(cov_type='cluster', cov_kwds={'groups': np.array(g), 'use_correction': False,
+                                                                                   'df_correction': False})
+        assert abs(clustered_stderr(x, g) - float(fit.bse[0])) <= 1e-12
+    assert paired_stderr([1, 0, 1, 1], [1, 0, 1, 1]) == 0.0
+    assert minimum_detectable_effect(400, 0.5) > minimum_detectable_effect(400, 0.5, correlation=0.5)
