@@ -185,3 +185,15 @@ def test_clustered_stderr_equals_statsmodels():
         assert abs(clustered_stderr(x, g) - float(fit.bse[0])) <= 1e-12
     assert paired_stderr([1, 0, 1, 1], [1, 0, 1, 1]) == 0.0
     assert minimum_detectable_effect(400, 0.5) > minimum_detectable_effect(400, 0.5, correlation=0.5)
+
+
+def test_janitor_equals_lmeval_on_real_and_planted_text():
+    import hashlib
+    from textmetrics_edu.stats.contamination import janitor_clean, janitor_ngrams, janitor_spans
+    ref = json.loads((L / 'janitor.json').read_text())
+    ts = Path(__file__).parent / 'data' / 'lm' / 'tinyshakespeare'
+    test_txt, train_txt = (ts / 'test.txt').read_text(encoding='utf-8'), (ts / 'train.txt').read_text(encoding='utf-8')
+    r = ref['clean_pair']
+    ng = janitor_ngrams([test_txt])
+    assert len(ng) == r['registered_ngrams'] and janitor_spans(train_txt[:200000], ng) == [tuple(s) for s in r['spans']]
+    assert [[len(c), hashlib.sha256(c.encode()).hexdigest()] for c in janitor_clean(train_txt[:200000], ng)] == r['chunks']
