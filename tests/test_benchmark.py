@@ -197,3 +197,11 @@ def test_janitor_equals_lmeval_on_real_and_planted_text():
     ng = janitor_ngrams([test_txt])
     assert len(ng) == r['registered_ngrams'] and janitor_spans(train_txt[:200000], ng) == [tuple(s) for s in r['spans']]
     assert [[len(c), hashlib.sha256(c.encode()).hexdigest()] for c in janitor_clean(train_txt[:200000], ng)] == r['chunks']
+
+
+def test_harness_perplexities_equal_lmeval():
+    from textmetrics_edu.lm.harness_perplexity import harness_perplexities
+    ref = json.loads((L / 'perplexity.json').read_text())
+    for m in ('gpt2', 'ngram'):
+        items = read_benchmark(D / f'hellaswag_{m}.jsonl')
+        assert harness_perplexities([x.loglikelihoods[x.gold] for x in items], [' ' + x.choices[x.gold] for x in items]) == ref[m]
