@@ -23,11 +23,11 @@ TRAIN = Path('/work/shared/data/llm/mt/wmt22_toen_da_train')
 RU = Path('/work/shared/data/mt/wmt22_ru-en_da')
 PAIRS = ('de-en', 'uk-en', 'zh-en')   # never ja-en, cs-en
 GROUPS_PER_SHARD = 50    # (pair, segment) groups per training shard: the reference and every judged system output
-N_TRAIN_SHARDS = None    # shards used for training (set below to what was embedded in time; None: all present)
+N_TRAIN_SHARDS = 25      # shards used for training: what the shared 2-core machine embedded in time (of 117)
 RU_LINES_PER_SHARD = 100
-N_RU_SHARDS = None       # ru-en shards used for validation (lines 0 .. 100 * N - 1 of the test set)
-LESSON_TRAIN_ROWS, LESSON_RU_LINES = 600, 50   # the lesson's live sample
-HPARAMS = dict(hidden=(128, 32), epochs=12, lr=1e-3, batch_size=64, dropout=0.1, seed=0)
+N_RU_SHARDS = 16         # ru-en shards used for validation: lines 1-1600 of the 2,016
+LESSON_TRAIN_ROWS, LESSON_RU_LINES = 400, 30   # the lesson's live sample
+HPARAMS = dict(hidden=(128, 32), epochs=6, lr=3e-4, batch_size=64, dropout=0.1, seed=0)
 
 
 def read_tsv(p):
@@ -63,17 +63,42 @@ def embed(which, cache):
         keys, g = train_groups()
         jobs = [(f'train_{i // GROUPS_PER_SHARD:03d}', [t for k in keys[i:i + GROUPS_PER_SHARD] for t in g[k]])
                 for i in range(0, len(keys), GROUPS_PER_SHARD)]
-    else:
-        _, cols = ru_columns()
-        seen, jobs = set(), []
-        for i in range(0, len(cols[0]), RU_LINES_PER_SHARD):
-            texts = [t for c in cols for t in c[i:i + RU_LINES_PER_SHARD] if t not in seen]; seen.update(texts)
-            jobs.append((f'ruen_{i // RU_LINES_PER_SHARD:03d}', texts))
+    else: return embed_ruen(enc, cache)
     for name, texts in jobs:
         if (cache / f'{name}.npz').exists(): continue
         texts = list(dict.fromkeys(texts)); t0 = time.time()
         e = layer_embeddings(texts, enc, cache=False)
         np.savez(cache / f'{name}.tmp.npz', texts=np.array(texts, dtype=object), emb=e)
+        (cache / f'{name}.tmp.npz').rename(cache / f'{name}.npz')
+        print(name, len(texts), f'{len(texts) / (time.time() - t0):.1f}/s', time.strftime('%H:%M:%S'), flush=True)
+
+
+def embed_ruen(enc, cache):
+    """ru-en, 100 lines (all systems and the reference) per shard in line order: the per-layer mean-pooled vectors (the
+    computation of `layer_embeddings`) and the layer-6 token vectors (for BERTScore F on the same lines)."""
+    import torch
+    from textmetrics_edu.models.encoder import encode_ids
+    _, cols = ru_columns()
+    seen = set()
+    for i in range(0, len(cols[0]), RU_LINES_PER_SHARD):
+        texts = [t for c in cols for t in c[i:i + RU_LINES_PER_SHARD] if t not in seen]; seen.update(texts)
+        texts = list(dict.fromkeys(texts)); name = f'ruen_{i // RU_LINES_PER_SHARD:03d}'
+        if (cache / f'{name}.npz').exists(): continue
+        t0 = time.time()
+        by = {}
+        for t in texts: by.setdefault(len(encode_ids(t, enc)), []).append(t)
+        pooled, toks = {}, {}
+        with torch.no_grad():
+            for n in sorted(by):
+                for b in range(0, len(by[n]), 64):
+                    batch = by[n][b:b + 64]
+                    x = torch.tensor([encode_ids(t, enc) for t in batch])
+                    hs = enc.model(x, attention_mask=torch.ones_like(x), output_hidden_states=True).hidden_states
+                    P = torch.stack(hs, 1).mean(2).numpy().astype(np.float32)
+                    for k, t in enumerate(batch): pooled[t] = P[k]; toks[t] = hs[-1][k].numpy().astype(np.float32)
+        np.savez(cache / f'{name}.tmp.npz', texts=np.array(texts, dtype=object), emb=np.stack([pooled[t] for t in texts]))
+        np.savez(cache / f'{name}_tok.npz', texts=np.array(texts, dtype=object), lens=np.array([len(toks[t]) for t in texts]),
+                 tok=np.concatenate([toks[t] for t in texts]))
         (cache / f'{name}.tmp.npz').rename(cache / f'{name}.npz')
         print(name, len(texts), f'{len(texts) / (time.time() - t0):.1f}/s', time.strftime('%H:%M:%S'), flush=True)
 
