@@ -41,7 +41,7 @@ def _check_against_unbabel(n):
 
 
 def test_equals_unbabel_comet_regression_metric_on_a_slice():
-    _check_against_unbabel(40)
+    _check_against_unbabel(12)
 
 
 @pytest.mark.slow
@@ -56,8 +56,8 @@ def test_unbabel_outputs_were_made_with_the_shipped_weights():
 
 def test_batch_size_does_not_change_a_score_and_sentence_equals_corpus():
     ru = ROOT / 'tests' / 'data' / 'mt' / 'wmt22_ru-en_da'
-    hyps = (ru / 'sys' / 'Online-G.en').read_text(encoding='utf-8').split('\n')[:12]
-    refs = (ru / 'ref.A.en').read_text(encoding='utf-8').split('\n')[:12]
+    hyps = (ru / 'sys' / 'Online-G.en').read_text(encoding='utf-8').split('\n')[:6]
+    refs = (ru / 'ref.A.en').read_text(encoding='utf-8').split('\n')[:6]
     embedding_cache(load_encoder()).clear()
     a = comet_minilm_scores(hyps, refs, batch_size=64)
     embedding_cache(load_encoder()).clear()
