@@ -42,8 +42,8 @@ def main(cache: Path):
     tok = {}
     for i in range(n_ru):
         z = np.load(cache / f'ruen_{i:03d}_tok.npz', allow_pickle=True)
-        off = np.r_[0, np.cumsum(z['lens'])]
-        for k, t in enumerate(z['texts'].tolist()): tok[t] = z['tok'][off[k]:off[k + 1]]
+        off, arr = np.r_[0, np.cumsum(z['lens'])], z['tok']   # (read the array once: each z['tok'] reads the file)
+        for k, t in enumerate(z['texts'].tolist()): tok[t] = arr[off[k]:off[k + 1]]
     names, cols = T.ru_columns(); ref = cols[-1][:n_lines]
     systems = dict(zip(names[:-1], [c[:n_lines] for c in cols[:-1]]))
     da = {(r['system'], int(r['line'])): r for r in T.read_tsv(T.RU / 'human_da_seg.tsv')}
