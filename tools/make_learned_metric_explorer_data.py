@@ -11,7 +11,6 @@ import csv
 import json
 from pathlib import Path
 
-import numpy as np
 
 from textmetrics_edu.metrics.chrf import sentence_chrf
 from textmetrics_edu.models.comet_minilm import comet_features, comet_minilm_scores, layer_embeddings, load_estimator, mix_layers, weights_id
