@@ -7,7 +7,8 @@ de-en, uk-en, zh-en crowd DA; validate on WMT22 ru-en DA. ja-en and cs-en are ne
     # stage 2 (about a minute): train on the first N_TRAIN_SHARDS shards, write the weights and the lesson's data
     nice -n 10 .venv/bin/python tools/train_learned_metric.py train /work/envs/comet_cache
 
-Stage 2 run twice gives bit-identical weights (one thread, fixed seeds; checked: see tools/README_learned_metric.md).
+Stage 2 run twice gives bit-identical weights (one thread, fixed seeds; checked: see tests/data/comet_minilm/README.md,
+which also records the subset used and the validation figures).
 """
 import hashlib
 import json
