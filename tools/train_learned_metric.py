@@ -4,7 +4,7 @@ de-en, uk-en, zh-en crowd DA; validate on WMT22 ru-en DA. ja-en and cs-en are ne
     # stage 1 (hours on a busy 2-core machine): per-layer mean-pooled embeddings into a cache folder of shards
     nice -n 10 .venv/bin/python tools/train_learned_metric.py embed-train /work/envs/comet_cache
     nice -n 10 .venv/bin/python tools/train_learned_metric.py embed-ruen /work/envs/comet_cache
-    # stage 2 (about a minute): train on the first N_TRAIN_SHARDS shards, write the weights and the lesson's data
+    # stage 2 (a few minutes): train on the first N_TRAIN_SHARDS shards, write the weights and the lesson's data
     nice -n 10 .venv/bin/python tools/train_learned_metric.py train /work/envs/comet_cache
 
 Stage 2 run twice gives bit-identical weights (one thread, fixed seeds; checked: see tests/data/comet_minilm/README.md,
