@@ -105,7 +105,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    ribes=dict(a0='he was interested in history because he read', alpha=0.5),
                    neural_lm=dict(a0='test lines 121-122: do get their children ; but ...', other='char 2-gram'),
                    mauve=dict(a0='1-gram', a1='40', a2='27', c=2.0, smoothed=True),
-                   bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True))
+                   bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True),
+                   comet_minilm=dict(a0='ru-en line 12, Online-Y (z -3.88)', use_r=False, use_diff=False))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
