@@ -108,7 +108,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True),
                    alpaca_eval_win_rate=dict(a0='2, 1, 1.7, 0'),
                    bradley_terry=dict(a0='x y a\ny x tie\nz x b\nx z tie\ny z a', k=16.0, initial=1500.0),
-                   benchmark_item=dict(a4='acc', a2=[-60.0, -69.04, -91.52, -86.27]))
+                   benchmark_item=dict(a4='acc', a2=[-60.0, -69.04, -91.52, -86.27]),
+                   comet_minilm=dict(a0='ru-en line 12, Online-Y (z -3.88)', use_r=False, use_diff=False))
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer

@@ -843,7 +843,8 @@ LIVE_DATA = ('data/coco_thumb_sample/references.jsonl',   # CIDEr: the other ima
              'data/models/neural_lm_surprisal.json',  # the neural LM's stored surprisals (12 KB)
              'data/models/README.md',
              'data/models/mauve_histograms.json',   # MAUVE: precomputed bucket counts (9 KB)
-             'data/models/bertscore_explorer.json')  # BERTScore: precomputed similarity matrices of 4 pairs (22 KB)
+             'data/models/bertscore_explorer.json',  # BERTScore: precomputed similarity matrices of 4 pairs (22 KB)
+             'data/models/comet_minilm_explorer.json')  # comet_minilm: feature-block contributions of 6 pairs (82 KB)
 
 
 
