@@ -85,12 +85,13 @@ def test_ptb_tokenizer_prints_no_progress_chatter(capfd):
 
 
 def test_quiet_java_passes_real_errors_on(capfd):
-    "Only the progress line is dropped: any other line a child process writes to stderr is shown"
+    "Only the progress line is dropped: any other line a child process writes to stderr is shown (core.filtered_stderr)"
     import subprocess, sys
-    from textmetrics_edu.metrics.cider import _quiet_java
+    from textmetrics_edu.core import filtered_stderr
+    from textmetrics_edu.metrics.cider import _PTB_PROGRESS
     code = ("import sys; sys.stderr.write('PTBTokenizer tokenized 11 tokens at 149.80 tokens per second.\\n'"
             "'Exception in thread main: a real error\\n')")
-    rc = _quiet_java(lambda: subprocess.run([sys.executable, '-c', code]).returncode)
+    with filtered_stderr(_PTB_PROGRESS): rc = subprocess.run([sys.executable, '-c', code]).returncode
     assert rc == 0
     out, err = capfd.readouterr()
     assert 'a real error' in err and 'tokens per second' not in err

@@ -114,11 +114,12 @@ PREFIXES = {None: 'BIES', 'IOB1': 'IB', 'IOB2': 'IB', 'IOE1': 'IE', 'IOE2': 'IE'
 
 
 def _tag_corpus(rng, prefixes):
-    "1-6 sentences of 0-10 tags, O-heavy (all-O sentences too), random prefixes and types, bare and dashed."
+    "1-6 sentences of 0-10 tags, O-heavy (all-O sentences too), random prefixes and types (bare prefixes too)."
     def tag():
         if rng.random() < 0.5: return 'O'
         p, t = rng.choice(prefixes), rng.choice(['PER', 'LOC', 'x-y', ''])
-        return p if t == '' and rng.random() < 0.5 else f'{p}-{t}'
+        if t == '': rng.random(); return p   # a bare prefix ('B-' with no type is refused since issue 37)
+        return f'{p}-{t}'
     sents = [[tag() for _ in range(rng.randint(0, 10))] for _ in range(rng.randint(1, 6))]
     return [' '.join(tag() for _ in s) for s in sents], [' '.join(s) for s in sents]
 
@@ -159,7 +160,7 @@ def test_span_engine_wnut17():
             _span_check(p.read_text().splitlines(), gold, scheme)
 
 
-_tags = st.lists(st.sampled_from(['O', 'O', 'B-PER', 'I-PER', 'E-PER', 'S-LOC', 'I-LOC', 'B', 'I', 'E-', 'S']),
+_tags = st.lists(st.sampled_from(['O', 'O', 'B-PER', 'I-PER', 'E-PER', 'S-LOC', 'I-LOC', 'B', 'I', 'E', 'S']),
                  max_size=12).map(' '.join)
 
 

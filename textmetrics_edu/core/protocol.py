@@ -10,9 +10,9 @@ from typing import Any, Callable, Sequence
 from .inputs import MetricInputError, TextmetricsDeprecationWarning, is_sequence, check_corpus, check_refs_of_segment, check_text
 
 # %% auto #0
-__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'n_refs_label',
-           'CorpusPrep', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail',
-           'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
+__all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'filtered_stderr',
+           'n_refs_label', 'CorpusPrep', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn',
+           'detail', 'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -123,6 +123,26 @@ def progress_iter(items,  # the iterable a stage loops over
                 rep['callback'](1 if weight is None else weight(x), total)
         finally: rep['busy'] = False
     return gen()
+
+
+@contextmanager
+def filtered_stderr(drop: str):  # a regular expression: the whole lines of file descriptor 2 to drop
+    """Within the block, what is written to file descriptor 2 (also by C/C++ code and by child processes such as java,
+    which `sys.stderr` does not see; under Jupyter it lands in the cell's output) is held back in a temporary file;
+    afterwards every line that does not fully match `drop` is written to `sys.stderr`: only a tool's known chatter is
+    dropped, a real error or warning stays visible. (CIDEr's PTB progress line, faiss's few-points warning.)"""
+    import os, re, sys, tempfile
+    try: saved = os.dup(2)
+    except OSError: yield; return   # no descriptor 2 to redirect: nothing to hold back
+    with tempfile.TemporaryFile() as log:
+        try:
+            sys.stderr.flush(); os.dup2(log.fileno(), 2)
+            yield
+        finally:
+            os.dup2(saved, 2); os.close(saved)
+            log.seek(0)
+            rest = [l for l in log.read().decode('utf-8', 'replace').splitlines() if l.strip() and not re.fullmatch(drop, l.strip())]
+            if rest: print('\n'.join(rest), file=sys.stderr)
 
 # %% ../../nbs/00_core.ipynb #e331ad7b
 def n_refs_label(refs: Sequence[Sequence[str]]) -> int | str:

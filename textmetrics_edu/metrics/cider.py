@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import shutil
-import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from ..core import (ngram_iter, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
+from ..core import (ngram_iter, filtered_stderr, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
                                   check_refs, make_signature, Metric, CorpusPrep, Option, register_corpus_level, detail, accepts_tool_names, fieldwise_total, total_stats,
                                   n_refs_label)
 
@@ -83,30 +80,12 @@ def ptb_tokenize(texts: Sequence[str],  # captions
                                "use tokenize='caption' (pure Python) instead")
     texts = list(texts)
     if not texts: return []
-    out = _quiet_java(lambda: PTBTokenizer().tokenize({i: [{'caption': t}] for i, t in enumerate(texts)}))
+    with filtered_stderr(_PTB_PROGRESS):   # java's progress line dropped, any other line shown
+        out = PTBTokenizer().tokenize({i: [{'caption': t}] for i, t in enumerate(texts)})
     return [tuple(out[i][0].split()) for i in range(len(texts))]
 
 
-_PTB_PROGRESS = re.compile(r'PTBTokenizer tokenized \d+ tokens at [\d.,]+ tokens per second\.')
-
-
-def _quiet_java(call):
-    """`call()` with the process's standard error (file descriptor 2, which the java child inherits: in Jupyter its
-    lines land in the cell's output) sent to a temporary file. Java's progress line ("PTBTokenizer tokenized 11 tokens
-    at 149.80 tokens per second.") is dropped; any other line (a real error or warning) is written back to
-    `sys.stderr` afterwards, so nothing else is hidden."""
-    try: saved = os.dup(2)
-    except OSError: return call()   # no descriptor 2 to redirect: let java write where it can
-    with tempfile.TemporaryFile() as log:
-        try:
-            sys.stderr.flush(); os.dup2(log.fileno(), 2)
-            return call()
-        finally:
-            os.dup2(saved, 2); os.close(saved)
-            log.seek(0)
-            rest = [l for l in log.read().decode('utf-8', 'replace').splitlines()
-                    if l.strip() and not _PTB_PROGRESS.fullmatch(l.strip())]
-            if rest: print('\n'.join(rest), file=sys.stderr)
+_PTB_PROGRESS = r'PTBTokenizer tokenized \d+ tokens at [\d.,]+ tokens per second\.'   # java's line on stderr
 
 
 TOKENIZE = ('caption', 'ptb', 'none')

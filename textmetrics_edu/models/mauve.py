@@ -6,11 +6,10 @@
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature
+from ..core import MetricInputError, MetricResult, make_signature, filtered_stderr
 
 # %% auto #0
 __all__ = ['kl_divergence', 'mixture_weights', 'divergence_curve', 'curve_area', 'frontier_integral', 'auto_buckets',
@@ -161,26 +160,13 @@ def quantize_features(p_features, q_features,  # arrays (n_P, d) and (n_Q, d): o
 _FAISS_FEW_POINTS = r'WARNING clustering \d+ points to \d+ centroids: please provide at least \d+ training points'
 
 
-@contextmanager
 def quiet_faiss_warnings():
     """Within the block, faiss's "WARNING clustering N points to K centroids: please provide at least M training
     points" lines are dropped: its C++ code prints them on file descriptor 2 (under Jupyter: the kernel's terminal)
     whenever there are fewer than 39 points per bucket, which MAUVE's n/10 buckets always gives. `quantize_features`
     avoids it (`min_points_per_centroid=1`); this is for calling `mauve-text` itself. Any other line written to
     descriptor 2 is written back to `sys.stderr` afterwards; the clustering is untouched."""
-    import os, re, sys, tempfile
-    try: saved = os.dup(2)
-    except OSError: yield; return   # no descriptor 2 (nothing to quieten)
-    with tempfile.TemporaryFile() as log:
-        try:
-            sys.stderr.flush(); os.dup2(log.fileno(), 2)
-            yield
-        finally:
-            os.dup2(saved, 2); os.close(saved)
-            log.seek(0)
-            rest = [l for l in log.read().decode('utf-8', 'replace').splitlines()
-                    if l.strip() and not re.fullmatch(_FAISS_FEW_POINTS, l.strip())]
-            if rest: print('\n'.join(rest), file=sys.stderr)
+    return filtered_stderr(_FAISS_FEW_POINTS)
 
 # %% ../../nbs/34_mauve.ipynb #651adf14
 def bucket_shares(counts: Sequence[float],  # texts per bucket
