@@ -188,6 +188,55 @@ def _site_pages():
     return [b.site_page(p.relative_to(NBS)).as_posix() for p in b.find_notebooks(NBS)]
 
 
+# ---------------------------------------------------------------- what every page of the built site must be
+# Every control of a page responds: the live explorers (`.tme-live`), the search box and the phone menu. The saved
+# ipywidgets views (frozen: no Python behind them) are not on the site.
+# (`sel['controls']`: those whose response the tests check)
+_UNRESPONSIVE_JS = """controls => [...document.querySelectorAll('input, select, textarea, button, .jupyter-widgets')]
+    .filter(e => !e.closest(controls))
+    .map(e => e.outerHTML.slice(0, 120))"""
+# Nothing is cut at the right: the page does not scroll sideways, and a block wider than its box scrolls inside it
+_CUT_JS = """() => {
+  const cut = [];
+  const scrolls = e => { for (; e && e !== document.body; e = e.parentElement) {
+      const o = getComputedStyle(e).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
+  for (const e of document.querySelectorAll('main pre, main table, main .jp-OutputArea-output, main mjx-container, main img')) {
+    if (e.scrollWidth > e.clientWidth + 2 && !scrolls(e)) cut.push(e.tagName + ' ' + (e.textContent || '').slice(0, 60));
+    const r = e.getBoundingClientRect(), m = document.querySelector('main').getBoundingClientRect();
+    if (r.width && r.right > m.right + 2 && !scrolls(e.parentElement)) cut.push('past main: ' + e.tagName + ' ' + (e.textContent || '').slice(0, 60));
+  }
+  return {page: document.documentElement.scrollWidth - document.documentElement.clientWidth, cut};
+}"""
+
+
+def check_page(v, sel, page_path):
+    """What every page of the site must be, as a reader opens it (`v`: a ready `Visit`, 1280 px wide): no console error,
+    failed or external request; one title; every page in the sidebar, this one active; nothing loaded from elsewhere;
+    no MathJax error; no control that does not respond; nothing cut at the right"""
+    assert v.problems() == [], f'{page_path}:\n' + '\n'.join(v.problems())
+    p = v.page
+    assert p.locator('h1.title').count() == 1 and p.locator('h1.title').inner_text().strip()
+    links = p.locator(sel['sidebar_links'])
+    assert links.count() == len(_site_pages()), 'every page is in the sidebar'
+    assert p.locator(sel['sidebar_links'] + '.active').count() == 1
+    # nothing the page refers to points outside the site (a/href to elsewhere is fine: not loaded)
+    ext = p.evaluate("""() => [...document.querySelectorAll('script[src],link[href],img[src],iframe[src]')]
+        .map(e => e.src || e.href).filter(u => u && !u.startsWith(location.origin) && !u.startsWith('data:'))""")
+    assert ext == []
+    # math: no raw TeX delimiters left in rendered markdown when MathJax is on the page
+    assert p.locator(f"{sel['prose']} mjx-merror").count() == 0
+    assert p.evaluate(_UNRESPONSIVE_JS, sel['controls']) == [], 'a control that does not respond (a frozen widget)'
+    over = p.evaluate(_CUT_JS)
+    assert over['page'] <= 0 and over['cut'] == [], f'{page_path} at 1280 px: {over}'
+    if page_path == 'index.html': p.screenshot(path='/tmp/site_index.png')
+
+
+def _live_pages():
+    "The built site's pages with a live explorer (none when the site is not built yet)"
+    return sorted(p.name for p in DOCS.glob('*.html') if 'tme-live' in p.read_text('utf-8')) if DOCS.exists() else []
+
+
+
 # What the two renderers draw differently: a page's sidebar links, its prose (the markdown cells: not code, not
 # outputs), its fixed navigation bar, the sidebar's section titles, the sidebar and the button that shows it on a
 # phone, the shown code, the search (`search_open`: what to click first, if anything; its box; its result links) and

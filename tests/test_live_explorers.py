@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, ROOT, needs_chromium
+from conftest import DOCS, ROOT, check_page, needs_chromium
 from textmetrics_edu.app.live import render_call, site_explorer, site_explorer_names
 
 SITE_EXPLORERS = site_explorer_names()   # every declared explorer (derived from the declarations, no list)
@@ -212,7 +212,8 @@ def _set(el, kind, value):
 
 
 def _check_root(page, root, label, shots, every=True):
-    "Every control of one explorer (`every=False`: its first): change it, wait for the render, compare with CPython"
+    """The first render, then every control of one explorer (`every=False`: its first; `every=None`: none): change it,
+    wait for the render, compare with CPython"""
     spec = json.loads(root.get_attribute('data-spec'))
     page.wait_for_function("r => Number(r.dataset.renders) >= 1", arg=root.element_handle(), timeout=RENDER_TIMEOUT_MS)
     last = root.evaluate("r => r.tmeLast")
@@ -220,7 +221,7 @@ def _check_root(page, root, label, shots, every=True):
     if shots: root.screenshot(path=f'/tmp/live_{label}_before.png')
     changed = []
     controls = root.locator('[data-name]')
-    for i in range(controls.count() if every else min(1, controls.count())):
+    for i in range(controls.count() if every else 0 if every is None else min(1, controls.count())):
         el = controls.nth(i)
         name, kind = el.get_attribute('data-name'), el.get_attribute('data-kind')
         assert el.is_enabled(), f'{label}: control {name} still disabled'
@@ -244,10 +245,10 @@ def _check_root(page, root, label, shots, every=True):
 @browser_only
 @pytest.mark.parametrize('page_path', PAGES)
 def test_live_explorers_in_browser(site, open_page, sel, page_path):
-    """Each page's explorers answer every control as CPython does. live.html, which shows them all, is checked on each
-    explorer's first control here (every explorer is also on its lesson's page, where every control is checked); all
+    """Each page's explorers answer every control as CPython does. live.html, which shows them all, is checked here on
+    each explorer's first render (every explorer is also on its lesson's page, where every control is checked); all
     its controls in the slow set"""
-    _live_page(site, open_page, sel, page_path, every=page_path != 'live.html')
+    _live_page(site, open_page, sel, page_path, every=True if page_path != 'live.html' else None)
 
 
 @browser_only
@@ -259,7 +260,7 @@ def test_every_control_of_every_explorer_on_the_live_page(site, open_page, sel):
 def _live_page(site, open_page, sel, page_path, every):
     if not (site / page_path).exists(): pytest.fail(f'{page_path} is missing from the built site')
     t0 = time.time()
-    visit = open_page(page_path, width=1300, height=1000)
+    visit = open_page(page_path, width=1280, height=1000)
     page = visit.page
     roots = page.locator('.tme-live')
     assert roots.count() >= 1, f'{page_path}: no live explorer'
@@ -267,11 +268,12 @@ def _live_page(site, open_page, sel, page_path, every):
     assert roots.first.locator('.tme-live-output').inner_text().strip()
     assert _wait_ready(page, page_path)['shared'], 'Chromium has SharedWorker: the open pages share one runtime'
     ready_s = time.time() - t0
+    check_page(visit, sel, page_path)   # what every page must be (test_site.py checks the pages without explorers)
     page.add_style_tag(content=sel['navbar'] + ' { position: static !important; }')
     for k in range(roots.count()):
         root = roots.nth(k)
         root.scroll_into_view_if_needed()
-        _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=True, every=every)
+        _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=every is not None, every=every)
     assert visit.problems() == [], f'{page_path}:\n' + '\n'.join(visit.problems())
     print(f'{page_path}: live after {ready_s:.1f} s, {roots.count()} explorer(s)')
 
@@ -349,6 +351,7 @@ def test_mos_and_meta_eval_as_a_student(site, open_page, sel, page_path, steps):
 
 
 @browser_only
+@pytest.mark.slow   # a Python runtime booted from scratch (~10 s); a dedicated Worker started from the snapshot: next test
 def test_without_shared_workers_each_page_starts_its_own(site, browser, site_server):
     "A browser without SharedWorker (the page's fallback): the page starts a dedicated Worker and is as live"
     from conftest import Visit, new_context

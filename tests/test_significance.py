@@ -4,10 +4,13 @@ from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
 from textmetrics_edu import paired_test, bootstrap_ci, MetricInputError
+from conftest import sweep
 
 
-@pytest.mark.parametrize('metric,sb', [('bleu', BLEU), ('chrf', CHRF)])
-@pytest.mark.parametrize('test', ['bs', 'ar'])
+# by default BLEU under both tests and chrF under the bootstrap; chrF under approximate randomisation: --slow
+@pytest.mark.parametrize('metric,sb,test', sweep([(m, sb, t) for m, sb in [('bleu', BLEU), ('chrf', CHRF)] for t in ['bs', 'ar']],
+                                               keep=[('bleu', BLEU, 'bs'), ('bleu', BLEU, 'ar'), ('chrf', CHRF, 'bs')],
+                                               ids=lambda v: f'{v[2]}-{v[0]}', several=True))
 def test_paired_tests_match_sacrebleu(wmt22, metric, sb, test):
     A, B = wmt22['refs_A'], wmt22['refs_B']
     base = wmt22['systems']['Online-B']

@@ -18,51 +18,17 @@ import re
 
 import pytest
 
-from conftest import _site_pages, needs_chromium
+from conftest import _live_pages, _site_pages, check_page, needs_chromium, sweep
 
 pytestmark = needs_chromium
 PAGES = _site_pages()
 
 
-# Every control of a page responds: the live explorers (`.tme-live`), the search box and the phone menu. The saved
-# ipywidgets views (frozen: no Python behind them) are not on the site.
-# (`sel['controls']`: those whose response the tests check)
-_UNRESPONSIVE_JS = """controls => [...document.querySelectorAll('input, select, textarea, button, .jupyter-widgets')]
-    .filter(e => !e.closest(controls))
-    .map(e => e.outerHTML.slice(0, 120))"""
-# Nothing is cut at the right: the page does not scroll sideways, and a block wider than its box scrolls inside it
-_CUT_JS = """() => {
-  const cut = [];
-  const scrolls = e => { for (; e && e !== document.body; e = e.parentElement) {
-      const o = getComputedStyle(e).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
-  for (const e of document.querySelectorAll('main pre, main table, main .jp-OutputArea-output, main mjx-container, main img')) {
-    if (e.scrollWidth > e.clientWidth + 2 && !scrolls(e)) cut.push(e.tagName + ' ' + (e.textContent || '').slice(0, 60));
-    const r = e.getBoundingClientRect(), m = document.querySelector('main').getBoundingClientRect();
-    if (r.width && r.right > m.right + 2 && !scrolls(e.parentElement)) cut.push('past main: ' + e.tagName + ' ' + (e.textContent || '').slice(0, 60));
-  }
-  return {page: document.documentElement.scrollWidth - document.documentElement.clientWidth, cut};
-}"""
-
-
-@pytest.mark.parametrize('page_path', PAGES)
+# Every page loads as a reader would see it (conftest.check_page). The pages with live explorers get the same checks
+# in test_live_explorers.py, on the one visit that also drives their explorers: here they are in the slow set.
+@pytest.mark.parametrize('page_path', sweep(PAGES, keep=[p for p in PAGES if p not in _live_pages()]))
 def test_page_loads_offline(open_page, sel, page_path):
-    v = open_page(page_path, width=1280)
-    assert v.problems() == [], f'{page_path}:\n' + '\n'.join(v.problems())
-    p = v.page
-    assert p.locator('h1.title').count() == 1 and p.locator('h1.title').inner_text().strip()
-    links = p.locator(sel['sidebar_links'])
-    assert links.count() == len(PAGES), 'every page is in the sidebar'
-    assert p.locator(sel['sidebar_links'] + '.active').count() == 1
-    # nothing the page refers to points outside the site (a/href to elsewhere is fine: not loaded)
-    ext = p.evaluate("""() => [...document.querySelectorAll('script[src],link[href],img[src],iframe[src]')]
-        .map(e => e.src || e.href).filter(u => u && !u.startsWith(location.origin) && !u.startsWith('data:'))""")
-    assert ext == []
-    # math: no raw TeX delimiters left in rendered markdown when MathJax is on the page
-    assert p.locator(f"{sel['prose']} mjx-merror").count() == 0
-    assert p.evaluate(_UNRESPONSIVE_JS, sel['controls']) == [], 'a control that does not respond (a frozen widget)'
-    over = p.evaluate(_CUT_JS)
-    assert over['page'] <= 0 and over['cut'] == [], f'{page_path} at 1280 px: {over}'
-    if page_path == 'index.html': p.screenshot(path='/tmp/site_index.png')
+    check_page(open_page(page_path, width=1280), sel, page_path)
 
 
 def test_bleu_page_one_live_explorer(open_page, sel):
