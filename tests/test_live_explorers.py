@@ -25,6 +25,9 @@ SITE_EXPLORERS = site_explorer_names()   # every declared explorer (derived from
 HEAVY = ('numpy', 'scipy', 'matplotlib', 'ipywidgets', 'regex', 'nltk', 'pandas', 'sklearn')
 READY_TIMEOUT_MS = 240_000  # the runtime: ~13 MB to compile and start; generous for a loaded 2-core machine
 RENDER_TIMEOUT_MS = 60_000
+# Screenshots of every explorer before and after its controls change (/tmp/live_<page>_<k>_{before,after}.png), to look
+# at: TME_SHOTS=1 (about 0.4 s an explorer)
+SHOTS = os.environ.get('TME_SHOTS') == '1'
 
 # the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
 PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
@@ -273,7 +276,7 @@ def _live_page(site, open_page, sel, page_path, every):
     for k in range(roots.count()):
         root = roots.nth(k)
         root.scroll_into_view_if_needed()
-        _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=every is not None, every=every)
+        _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=SHOTS and every is not None, every=every)
     assert visit.problems() == [], f'{page_path}:\n' + '\n'.join(visit.problems())
     print(f'{page_path}: live after {ready_s:.1f} s, {roots.count()} explorer(s)')
 
