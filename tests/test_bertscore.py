@@ -204,3 +204,11 @@ def test_fuzz_random_strings_slow():
     "1,500 candidates (3,050 pairs) + 500 with idf, not the project's 5,000: each case runs the encoder twice (ours, bert-score); 171 s measured on the shared 2-core machine under load 7."
     hyps, refs = random_strings(1500, seed=1)
     assert worst(hyps, refs) < TOL and worst(hyps[:500], refs[:500], idf=True) < TOL
+
+
+@pytest.mark.slow
+def test_lesson_tool_outputs_are_what_the_tools_give():
+    "The lesson compares with stored bert-score and torchmetrics outputs (tools/make_bertscore_tool_outputs.py): recomputed"
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import make_bertscore_tool_outputs as m
+    assert json.loads(m.OUT.read_text(encoding='utf-8')) == m.compute()
