@@ -205,3 +205,27 @@ def test_harness_perplexities_equal_lmeval():
     for m in ('gpt2', 'ngram'):
         items = read_benchmark(D / f'hellaswag_{m}.jsonl')
         assert harness_perplexities([x.loglikelihoods[x.gold] for x in items], [' ' + x.choices[x.gold] for x in items]) == ref[m]
+
+
+@pytest.mark.parametrize('t,m', TASKS)
+def test_benchmark_accuracy_on_the_protocol_equals_lmeval(t, m):
+    "The registered metric (summed per-item statistics) gives lm-eval's printed accuracy and stderr, bit for bit, and its paired test runs."
+    from textmetrics_edu.stats.benchmark import benchmark_segments, corpus_benchmark_accuracy
+    ref = json.loads((L / 'results.json').read_text())['results'][f'tme_{t}_{m}']
+    hyps, refs = benchmark_segments(read_benchmark(L / f'samples_tme_{t}_{m}.jsonl.gz'))
+    for conv in ('acc', 'acc_norm', 'acc_bytes', 'acc_mutual_info'):
+        if f'{conv},none' not in ref: continue
+        r = corpus_benchmark_accuracy(hyps, refs, convention=conv)
+        assert (r.score, r.stderr) == (ref[f'{conv},none'], ref[f'{conv}_stderr,none']), conv
+
+
+def test_benchmark_accuracy_bad_input_is_named():
+    from textmetrics_edu.stats.benchmark import corpus_benchmark_accuracy
+    item = '{"choices": ["a", "b"], "gold": 0}'
+    for hyp, ref, msg in (('[-1.0]', item, 'has 1 values for 2 choices'), ('[-1.0, NaN]', item, 'is nan'),
+                          ('[-1, -2]', '{"choices": ["a", "b"], "gold": 5}', 'out of range'),
+                          ('not json', item, 'must be JSON'), ('{"lls": [-1, -2]}', item, "no 'loglikelihoods'"),
+                          ('[-1, -2]', '{"choices": ["a", "b"]}', "needs 'choices' and 'gold'")):
+        with pytest.raises(MetricInputError, match=msg): corpus_benchmark_accuracy([hyp], [ref])
+    with pytest.raises(MetricInputError, match='unconditional'):
+        corpus_benchmark_accuracy(['[-1, -2]'], [item], convention='acc_mutual_info')
