@@ -229,3 +229,24 @@ def test_benchmark_accuracy_bad_input_is_named():
         with pytest.raises(MetricInputError, match=msg): corpus_benchmark_accuracy([hyp], [ref])
     with pytest.raises(MetricInputError, match='unconditional'):
         corpus_benchmark_accuracy(['[-1, -2]'], [item], convention='acc_mutual_info')
+
+
+def test_rolling_windows_and_wikitext_equal_lmeval():
+    "lm-eval's `get_rolling_token_windows` / `make_disjoint_window` and wikitext's detokenizer and counts (stored outputs)."
+    from textmetrics_edu.lm.harness_perplexity import rolling_windows, wikitext_counts
+    roll = json.loads((L / 'rolling.json').read_text(encoding='utf-8'))
+    as_lists = lambda ws: [[list(a), list(b)] for a, b in ws]
+    for c in roll['cases']:
+        for dj in (False, True):
+            assert as_lists(rolling_windows(range(c['n']), -1, c['max_seq_len'], c['context_len'], disjoint=dj)) == \
+                c['disjoint' if dj else 'windows'], c
+    sh = roll['shakespeare']
+    for n, w in sh['by_max_seq_len'].items():
+        toks = [ord(ch) for ch in sh['text']]
+        assert as_lists(rolling_windows(toks, 0, int(n))) == w['windows']
+        assert as_lists(rolling_windows(toks, 0, int(n), disjoint=True)) == w['disjoint']
+    W = roll['wikitext']
+    wc = wikitext_counts(W['page'])
+    assert wc['text'] == W['detokenized']
+    assert (wc['words'], wc['bytes']) == (W['process_results']['word_perplexity'][1], W['process_results']['byte_perplexity'][1])
+    with pytest.raises(MetricInputError, match='context_len'): rolling_windows([1, 2, 3], 0, 2, 3)
