@@ -250,3 +250,14 @@ def test_rolling_windows_and_wikitext_equal_lmeval():
     assert wc['text'] == W['detokenized']
     assert (wc['words'], wc['bytes']) == (W['process_results']['word_perplexity'][1], W['process_results']['byte_perplexity'][1])
     with pytest.raises(MetricInputError, match='context_len'): rolling_windows([1, 2, 3], 0, 2, 3)
+
+
+def test_mc_requests_equal_the_ones_lmeval_built():
+    "The (context, continuation) strings of item 4, zero-shot and two-shot (first_n sampler), as lm-eval 0.4.13 built them."
+    from textmetrics_edu.stats.benchmark import mc_requests
+    ref = json.loads((L / 'requests.json').read_text(encoding='utf-8'))
+    hs = [json.loads(l) for l in (D / 'hellaswag_gpt2.jsonl').read_text(encoding='utf-8').splitlines()[:5]]
+    x, shots = hs[4], [(d['context'], d['choices'][d['gold']]) for d in hs[:2]]
+    assert [list(r) for r in mc_requests(x['context'], x['choices'], shots=shots)] == ref['2shot']
+    assert [list(r) for r in mc_requests(x['context'], x['choices'])] == ref['0shot']
+    with pytest.raises(MetricInputError, match='choices'): mc_requests('ctx', 'a bare string')

@@ -21,9 +21,9 @@ from ..kernels.numpy_sum import numpy_sum
 # %% auto #0
 __all__ = ['MC_CONVENTIONS', 'BENCHMARK_ACCURACY', 'corpus_benchmark_accuracy', 'sentence_benchmark_accuracy', 'MCItem',
            'mc_item', 'argmax_first', 'choice_scores', 'pick', 'softmax_lmeval', 'brier_item', 'score_item',
-           'lmeval_mean', 'lmeval_stderr', 'MCBenchmarkResult', 'score_benchmark', 'read_benchmark', 'exact_match',
-           'McNemarResult', 'mcnemar_test', 'paired_benchmark_test', 'check_paired', 'benchmark_segments',
-           'BenchmarkAccuracyStats', 'benchmark_accuracy_statistics', 'BenchmarkAccuracyResult']
+           'lmeval_mean', 'lmeval_stderr', 'MCBenchmarkResult', 'score_benchmark', 'read_benchmark', 'mc_requests',
+           'exact_match', 'McNemarResult', 'mcnemar_test', 'paired_benchmark_test', 'check_paired',
+           'benchmark_segments', 'BenchmarkAccuracyStats', 'benchmark_accuracy_statistics', 'BenchmarkAccuracyResult']
 
 # %% ../../nbs/80_benchmark_scoring.ipynb #50716597
 @dataclass(frozen=True)
@@ -276,6 +276,25 @@ def read_benchmark(path: str | Path,  # a plain JSONL (one item a line) or an lm
         items.append(_from_plain(d, where) if k == 'plain' else _from_lmeval(d, where, target_delimiter))
     if not items: raise MetricInputError(f"`path`: {p} has no items")
     return items
+
+# %% ../../nbs/80_benchmark_scoring.ipynb #1c7ecde7
+#| code-fold: true
+def mc_requests(context: str,  # the item's text (lm-eval's `doc_to_text`)
+                choices: Sequence[str],  # the answer choices, without the delimiter
+                *, shots: Sequence[tuple[str, str]] = (),  # few-shot examples: (text, gold answer), in order
+                target_delimiter: str = ' ',  # lm-eval's `target_delimiter`, put before every answer
+                fewshot_delimiter: str = '\n\n',  # lm-eval's `fewshot_delimiter`, after every example
+               ) -> list[tuple[str, str]]:  # one (context, continuation) per choice: what the model is asked to score
+    """The `loglikelihood` requests lm-eval 0.4.13 builds for a multiple-choice item (`ConfigurableTask.fewshot_context`,
+    `construct_requests`): context = each shot as `text + target_delimiter + answer` followed by `fewshot_delimiter`,
+    then the item's text; continuation = `target_delimiter + choice`. Raises `MetricInputError` for non-str input."""
+    if not isinstance(context, str): raise MetricInputError(f"`context` must be a str, got {type(context).__name__}")
+    if isinstance(choices, str) or not choices or not all(isinstance(c, str) for c in choices):
+        raise MetricInputError(f"`choices` must be a non-empty list of str, got {choices!r:.60}")
+    if not all(isinstance(s, (tuple, list)) and len(s) == 2 and all(isinstance(t, str) for t in s) for s in shots):
+        raise MetricInputError("`shots` must be (text, answer) pairs of str")
+    ctx = ''.join(t + target_delimiter + a + fewshot_delimiter for t, a in shots) + context
+    return [(ctx, target_delimiter + c) for c in choices]
 
 # %% ../../nbs/80_benchmark_scoring.ipynb #81c312c4
 def exact_match(predictions: Sequence[str],  # generated strings
