@@ -24,9 +24,10 @@ def render_harness_perplexity_html(text: str,  # the document (a raw WikiText pa
         if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1: raise MetricInputError(f"`tokens` must be an int >= 1, got {tokens!r}")
     except MetricInputError as err: return f"<div class='tme-error'>{html.escape(str(err))}</div>"
     words, nbytes = lmeval_word_count(text), lmeval_byte_count(text)
-    ll, e = float(loglikelihood), lambda x: f"{x:.4g}" if x < 1e6 else f"{x:.3e}"
-    rows = [('token (the model\'s)', tokens, e(math.exp(-ll / tokens))), ('word: <code>re.split(r"\\s+")</code>', words, e(math.exp(-ll / words))),
-            ('byte (UTF-8)', nbytes, e(math.exp(-ll / nbytes))), ('document (lambada\'s <code>perplexity</code>)', 1, e(math.exp(-ll)) if -ll < 700 else 'inf')]
+    ll = float(loglikelihood)
+    e = lambda nats: f'e^{nats:.1f} (beyond float64)' if nats > 709 else f"{math.exp(nats):.4g}" if nats < 13 else f"{math.exp(nats):.3e}"
+    rows = [('token (the model\'s)', tokens, e(-ll / tokens)), ('word: <code>re.split(r"\\s+")</code>', words, e(-ll / words)),
+            ('byte (UTF-8)', nbytes, e(-ll / nbytes)), ('document (lambada\'s <code>perplexity</code>)', 1, e(-ll))]
     body = ''.join(f"<tr><td>{u}</td><td>{n}</td><td>{p}</td></tr>" for u, n, p in rows)
     scored = (f"<p>Scored text (detokenised): <code>{html.escape(wikitext_detokenize(text)[:200])}</code>; "
               f"{lmeval_word_count(wikitext_detokenize(text))} words in it, {words} counted on the page.</p>") if wikitext else ''
