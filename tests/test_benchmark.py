@@ -205,3 +205,59 @@ def test_harness_perplexities_equal_lmeval():
     for m in ('gpt2', 'ngram'):
         items = read_benchmark(D / f'hellaswag_{m}.jsonl')
         assert harness_perplexities([x.loglikelihoods[x.gold] for x in items], [' ' + x.choices[x.gold] for x in items]) == ref[m]
+
+
+@pytest.mark.parametrize('t,m', TASKS)
+def test_benchmark_accuracy_on_the_protocol_equals_lmeval(t, m):
+    "The registered metric (summed per-item statistics) gives lm-eval's printed accuracy and stderr, bit for bit, and its paired test runs."
+    from textmetrics_edu.stats.benchmark import benchmark_segments, corpus_benchmark_accuracy
+    ref = json.loads((L / 'results.json').read_text())['results'][f'tme_{t}_{m}']
+    hyps, refs = benchmark_segments(read_benchmark(L / f'samples_tme_{t}_{m}.jsonl.gz'))
+    for conv in ('acc', 'acc_norm', 'acc_bytes', 'acc_mutual_info'):
+        if f'{conv},none' not in ref: continue
+        r = corpus_benchmark_accuracy(hyps, refs, convention=conv)
+        assert (r.score, r.stderr) == (ref[f'{conv},none'], ref[f'{conv}_stderr,none']), conv
+
+
+def test_benchmark_accuracy_bad_input_is_named():
+    from textmetrics_edu.stats.benchmark import corpus_benchmark_accuracy
+    item = '{"choices": ["a", "b"], "gold": 0}'
+    for hyp, ref, msg in (('[-1.0]', item, 'has 1 values for 2 choices'), ('[-1.0, NaN]', item, 'is nan'),
+                          ('[-1, -2]', '{"choices": ["a", "b"], "gold": 5}', 'out of range'),
+                          ('not json', item, 'must be JSON'), ('{"lls": [-1, -2]}', item, "no 'loglikelihoods'"),
+                          ('[-1, -2]', '{"choices": ["a", "b"]}', "needs 'choices' and 'gold'")):
+        with pytest.raises(MetricInputError, match=msg): corpus_benchmark_accuracy([hyp], [ref])
+    with pytest.raises(MetricInputError, match='unconditional'):
+        corpus_benchmark_accuracy(['[-1, -2]'], [item], convention='acc_mutual_info')
+
+
+def test_rolling_windows_and_wikitext_equal_lmeval():
+    "lm-eval's `get_rolling_token_windows` / `make_disjoint_window` and wikitext's detokenizer and counts (stored outputs)."
+    from textmetrics_edu.lm.harness_perplexity import rolling_windows, wikitext_counts
+    roll = json.loads((L / 'rolling.json').read_text(encoding='utf-8'))
+    as_lists = lambda ws: [[list(a), list(b)] for a, b in ws]
+    for c in roll['cases']:
+        for dj in (False, True):
+            assert as_lists(rolling_windows(range(c['n']), -1, c['max_seq_len'], c['context_len'], disjoint=dj)) == \
+                c['disjoint' if dj else 'windows'], c
+    sh = roll['shakespeare']
+    for n, w in sh['by_max_seq_len'].items():
+        toks = [ord(ch) for ch in sh['text']]
+        assert as_lists(rolling_windows(toks, 0, int(n))) == w['windows']
+        assert as_lists(rolling_windows(toks, 0, int(n), disjoint=True)) == w['disjoint']
+    W = roll['wikitext']
+    wc = wikitext_counts(W['page'])
+    assert wc['text'] == W['detokenized']
+    assert (wc['words'], wc['bytes']) == (W['process_results']['word_perplexity'][1], W['process_results']['byte_perplexity'][1])
+    with pytest.raises(MetricInputError, match='context_len'): rolling_windows([1, 2, 3], 0, 2, 3)
+
+
+def test_mc_requests_equal_the_ones_lmeval_built():
+    "The (context, continuation) strings of item 4, zero-shot and two-shot (first_n sampler), as lm-eval 0.4.13 built them."
+    from textmetrics_edu.stats.benchmark import mc_requests
+    ref = json.loads((L / 'requests.json').read_text(encoding='utf-8'))
+    hs = [json.loads(l) for l in (D / 'hellaswag_gpt2.jsonl').read_text(encoding='utf-8').splitlines()[:5]]
+    x, shots = hs[4], [(d['context'], d['choices'][d['gold']]) for d in hs[:2]]
+    assert [list(r) for r in mc_requests(x['context'], x['choices'], shots=shots)] == ref['2shot']
+    assert [list(r) for r in mc_requests(x['context'], x['choices'])] == ref['0shot']
+    with pytest.raises(MetricInputError, match='choices'): mc_requests('ctx', 'a bare string')

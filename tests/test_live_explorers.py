@@ -112,6 +112,8 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    alpaca_eval_win_rate=dict(a0='2, 1, 1.7, 0'),
                    bradley_terry=dict(a0='x y a\ny x tie\nz x b\nx z tie\ny z a', k=16.0, initial=1500.0),
                    benchmark_item=dict(a4='acc', a2=[-60.0, -69.04, -91.52, -86.27]),
+                   harness_perplexity=dict(a1=-250.0, wikitext=False), minimum_detectable_effect=dict(a0=1000, correlation=0.5),
+                   janitor=dict(a2=13), calibration=dict(a1='1, 1, 1, 1, 0, 1, 0, 1, 0, 0', norm='max', bins='mass'),
                    comet_minilm=dict(a0='ru-en line 12, Online-Y (z -3.88)', use_r=False, use_diff=False))
     code = _BLOCKED + f"""
 import json
@@ -139,6 +141,8 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'win rate = 55.00 %' in got['alpaca_eval_win_rate'][1] and 'tme-error' not in got['alpaca_eval_win_rate'][1]
     assert '<td>gpt-4</td>' in got['bradley_terry'][0] and 'online Elo (k=16)' in got['bradley_terry'][1]
     assert 'tme-error' not in ''.join(got['bradley_terry'])
+    assert 'bits per byte = ' in got['harness_perplexity'][1] and '<b>' in got['minimum_detectable_effect'][1]
+    assert '<mark>' in got['janitor'][1] and 'max calibration error (mass bins)' in got['calibration'][1]
     assert 'MAUVE = ' in got['mauve'][0] and 'MAUVE* = ' in got['mauve'][1] and 'tme-error' not in ''.join(got['mauve'])
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')

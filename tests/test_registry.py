@@ -44,9 +44,17 @@ def example_corpus(name, hyps=('the cat sat on the mat', 'a dog barks'), refs=('
     if name in ('accuracy', 'f1', 'mcc'): return ['a', 'b', 'a'], ['a', 'b', 'b']
     if name == 'span_f1': return ['B-PER O', 'O B-LOC'], ['B-PER O', 'O O']   # tags, one per token
     if name == 'rep_l': return refs, refs   # one predicted token per reference token
+    if name == 'benchmark_accuracy': return benchmark_corpus(len(hyps))
     if 'sources' in inspect.signature(unwrap(spec.corpus_fn)).parameters:   # rewriting metrics (SARI, GEC GLEU)
         return hyps, textmetrics_edu.with_sources(['the cat sat on the mat .', 'a dog is barking'], refs)
     return hyps, ([[r] for r in refs] if spec.multi_ref else refs)
+
+
+def benchmark_corpus(n, seed=0):
+    "n multiple-choice items in the protocol's form: JSON log-likelihoods (hyps), JSON items (refs), a non-ASCII choice."
+    from textmetrics_edu.stats.benchmark import benchmark_segments, mc_item
+    return benchmark_segments([mc_item(['a | b', 'café [x](javascript:y)', 'ccc'], [-1.0 - (i + seed) % 3, -2.0, -1.5 - i % 2],
+                                       (i * 7 + seed) % 3) for i in range(n)])
 
 
 def test_the_registry_is_not_empty():
@@ -151,6 +159,7 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
     if name == 'span_f1': hyps, base, refs = (['B-PER O', 'O B-LOC', 'I-PER O', 'O O'], ['B-PER O', 'O O', 'O O', 'O O'],
                                               ['B-PER O', 'O B-LOC', 'B-PER O', 'O B-LOC'])   # tags, one per token
     if name == 'rep_l': hyps, base = refs, [' '.join(r.split()[:1] * len(r.split())) for r in refs]  # one prediction a token
+    if name == 'benchmark_accuracy': (hyps, refs), base = benchmark_corpus(4), benchmark_corpus(4, seed=1)[0]
     res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
     assert res is not None
 

@@ -118,12 +118,15 @@ def _other_form(name, h, a, two):
         pred, gold = ['B-PER O O', 'O B-LOC I-LOC', 'B-ORG O O', 'O O B-PER'], ['B-PER O O', 'O B-LOC O', 'O O O', 'O O B-PER']
         return [pred[i % 4] for i in range(40)], [gold[(i * 3) % 4] for i in range(40)]
     if name == 'rep_l': return a[:120], a[:120]   # one predicted token per reference token
+    if name == 'benchmark_accuracy':   # real items: HellaSwag, our tiny GPT-2's log-likelihoods
+        from textmetrics_edu.stats.benchmark import benchmark_segments, read_benchmark
+        return benchmark_segments(read_benchmark(DATA / 'benchmark' / 'hellaswag_gpt2.jsonl')[:120])
     if name == 'squad': return [x.split()[0] for x in h[:120]], [x.split()[:2] and ' '.join(x.split()[:2]) for x in a[:120]]
     refs = two[:120] if METRICS[name].metric.multi_ref else a[:120]
     return h[:120], refs
 
 
-OTHER_FORMS = ['google_bleu', 'sari', 'squad']
+OTHER_FORMS = ['google_bleu', 'sari', 'squad', 'benchmark_accuracy']
 
 
 @pytest.mark.parametrize('name', OTHER_FORMS)

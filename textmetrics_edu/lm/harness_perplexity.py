@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..core import MetricInputError
 
 # %% auto #0
-__all__ = ['lmeval_word_count', 'lmeval_byte_count', 'harness_perplexities']
+__all__ = ['lmeval_word_count', 'lmeval_byte_count', 'harness_perplexities', 'rolling_windows', 'rolling_loglikelihood',
+           'wikitext_detokenize', 'wikitext_counts']
 
 # %% ../../nbs/84_harness_perplexity.ipynb #4f23a437
 def lmeval_word_count(doc: str) -> int:
@@ -50,3 +51,68 @@ def harness_perplexities(lls: Sequence[float],  # natural-log likelihood of each
     return {'word_perplexity': math.exp(-(sum(lls) / sum(w))), 'byte_perplexity': math.exp(-(sum(lls) / sum(b))),
             'bits_per_byte': -(sum(lls) / sum(b)) / math.log(2), 'perplexity': math.exp(-(sum(lls) / len(lls))),
             'words': sum(w), 'bytes': sum(b)}
+
+# %% ../../nbs/84_harness_perplexity.ipynb #5d9e66db
+def rolling_windows(tokens: Sequence,  # the document's tokens (ids or strings), in order
+                    prefix_token,  # what the first token is scored after (lm-eval: the end-of-text token)
+                    max_seq_len: int,  # the model's window, >= 1 tokens
+                    context_len: int = 1,  # tokens of overlap a window may condition on, 1 <= context_len <= max_seq_len
+                    *, disjoint: bool = False,  # cut each input to the context before its predicted part (`make_disjoint_window`)
+                   ) -> list[tuple[list, list]]:  # (input tokens, predicted tokens) per window; every token predicted once
+    """lm-eval 0.4.13's `utils.get_rolling_token_windows` (and `make_disjoint_window` with `disjoint=True`), line for line:
+    the first window predicts the first `max_seq_len` tokens after `prefix_token`; each next one predicts up to
+    `max_seq_len - context_len + 1` new tokens. Raises `MetricInputError` unless 1 <= context_len <= max_seq_len."""
+    for name, v in (('max_seq_len', max_seq_len), ('context_len', context_len)):
+        if isinstance(v, bool) or not isinstance(v, int): raise MetricInputError(f"`{name}` must be an int, got {v!r}")
+    if not 1 <= context_len <= max_seq_len:
+        raise MetricInputError(f"need 1 <= `context_len` <= `max_seq_len`, got {context_len} and {max_seq_len}")
+    toks, out = list(tokens), []
+    if not toks: return out
+    pred_len = max_seq_len - context_len + 1
+    first = min(max_seq_len, len(toks))
+    out.append(([prefix_token] + toks[:first - 1], toks[:first]))
+    done = first
+    while done < len(toks):
+        k = min(len(toks) - done, pred_len)
+        end = done + k
+        out.append((toks[end - max_seq_len - 1:end - 1], toks[end - k:end]))  # start >= 0: end > max_seq_len here
+        done += k
+    return [(a[:len(a) - (len(b) - 1)], b) for a, b in out] if disjoint else out
+
+
+def rolling_loglikelihood(tokens: Sequence,  # the document's tokens
+                          logprob: Callable,  # logprob(history: list, token) -> natural-log probability of token after history
+                          *, prefix_token, max_seq_len: int,  # as `rolling_windows`
+                         ) -> float:  # the document's log-likelihood (natural log, <= 0)
+    """A long document's log-likelihood as lm-eval's `loglikelihood_rolling` computes it (HFLM, context_len 1): the
+    disjoint windows; in each, a predicted token is scored after the window's context (one token; more in a last,
+    shorter window) and the predicted tokens before it, nothing earlier; the windows' sums added."""
+    total = 0.0
+    for ctx, pred in rolling_windows(tokens, prefix_token, max_seq_len, 1, disjoint=True):
+        for j, t in enumerate(pred): total += logprob(ctx + pred[:j], t)
+    return total
+
+
+# %% ../../nbs/84_harness_perplexity.ipynb #f91a7bfd
+def wikitext_detokenize(page: str) -> str:
+    """lm-eval 0.4.13's `tasks/wikitext/preprocess_wikitext.wikitext_detokenizer` (MIT), rule for rule: WikiText's raw
+    tokenisation (` @-@ `, ` , `, `( x )`, ...) undone. lm-eval scores this text."""
+    if not isinstance(page, str): raise MetricInputError(f"`page` must be a str, got {type(page).__name__}")
+    s = page.replace("s '", "s'")
+    s = re.sub(r"/' [0-9]/", r"/'[0-9]/", s)
+    for a, b in ((" @-@ ", "-"), (" @,@ ", ","), (" @.@ ", "."), (" : ", ": "), (" ; ", "; "), (" . ", ". "),
+                 (" ! ", "! "), (" ? ", "? "), (" , ", ", ")):
+        s = s.replace(a, b)
+    for rx, to in ((r"\(\s*([^\)]*?)\s*\)", r"(\1)"), (r"\[\s*([^\]]*?)\s*\]", r"[\1]"), (r"{\s*([^}]*?)\s*}", r"{\1}"),
+                   (r"\"\s*([^\"]*?)\s*\"", r'"\1"'), (r"'\s*([^']*?)\s*'", r"'\1'")):
+        s = re.sub(rx, to, s)
+    for a, b in (("= = = =", "===="), ("= = =", "==="), ("= =", "=="), (" " + chr(176) + " ", chr(176)), (" \n", "\n"),
+                 ("\n ", "\n"), (" N ", " 1 "), (" 's", "'s")):
+        s = s.replace(a, b)
+    return s
+
+
+def wikitext_counts(page: str) -> dict:  # {'text': what is scored, 'words': ..., 'bytes': ...}
+    "wikitext's convention: the detokenised text is scored, but words and bytes are counted on the original `page`."
+    return {'text': wikitext_detokenize(page), 'words': lmeval_word_count(page), 'bytes': lmeval_byte_count(page)}
+

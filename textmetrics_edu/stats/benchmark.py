@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature
+from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, corpus_fn, sentence_fn,
+                                  register, detail, fieldwise_total)
 from ..kernels.numpy_sum import numpy_sum
 
 # %% auto #0
-__all__ = ['MC_CONVENTIONS', 'MCItem', 'mc_item', 'argmax_first', 'choice_scores', 'pick', 'softmax_lmeval', 'brier_item',
-           'score_item', 'lmeval_mean', 'lmeval_stderr', 'MCBenchmarkResult', 'score_benchmark', 'read_benchmark',
-           'exact_match', 'McNemarResult', 'mcnemar_test', 'paired_benchmark_test', 'check_paired']
+__all__ = ['MC_CONVENTIONS', 'BENCHMARK_ACCURACY', 'corpus_benchmark_accuracy', 'sentence_benchmark_accuracy', 'MCItem',
+           'mc_item', 'argmax_first', 'choice_scores', 'pick', 'softmax_lmeval', 'brier_item', 'score_item',
+           'lmeval_mean', 'lmeval_stderr', 'MCBenchmarkResult', 'score_benchmark', 'read_benchmark', 'mc_requests',
+           'exact_match', 'McNemarResult', 'mcnemar_test', 'paired_benchmark_test', 'check_paired',
+           'benchmark_segments', 'BenchmarkAccuracyStats', 'benchmark_accuracy_statistics', 'BenchmarkAccuracyResult']
 
 # %% ../../nbs/80_benchmark_scoring.ipynb #50716597
 @dataclass(frozen=True)
@@ -274,6 +277,25 @@ def read_benchmark(path: str | Path,  # a plain JSONL (one item a line) or an lm
     if not items: raise MetricInputError(f"`path`: {p} has no items")
     return items
 
+# %% ../../nbs/80_benchmark_scoring.ipynb #1c7ecde7
+#| code-fold: true
+def mc_requests(context: str,  # the item's text (lm-eval's `doc_to_text`)
+                choices: Sequence[str],  # the answer choices, without the delimiter
+                *, shots: Sequence[tuple[str, str]] = (),  # few-shot examples: (text, gold answer), in order
+                target_delimiter: str = ' ',  # lm-eval's `target_delimiter`, put before every answer
+                fewshot_delimiter: str = '\n\n',  # lm-eval's `fewshot_delimiter`, after every example
+               ) -> list[tuple[str, str]]:  # one (context, continuation) per choice: what the model is asked to score
+    """The `loglikelihood` requests lm-eval 0.4.13 builds for a multiple-choice item (`ConfigurableTask.fewshot_context`,
+    `construct_requests`): context = each shot as `text + target_delimiter + answer` followed by `fewshot_delimiter`,
+    then the item's text; continuation = `target_delimiter + choice`. Raises `MetricInputError` for non-str input."""
+    if not isinstance(context, str): raise MetricInputError(f"`context` must be a str, got {type(context).__name__}")
+    if isinstance(choices, str) or not choices or not all(isinstance(c, str) for c in choices):
+        raise MetricInputError(f"`choices` must be a non-empty list of str, got {choices!r:.60}")
+    if not all(isinstance(s, (tuple, list)) and len(s) == 2 and all(isinstance(t, str) for t in s) for s in shots):
+        raise MetricInputError("`shots` must be (text, answer) pairs of str")
+    ctx = ''.join(t + target_delimiter + a + fewshot_delimiter for t, a in shots) + context
+    return [(ctx, target_delimiter + c) for c in choices]
+
 # %% ../../nbs/80_benchmark_scoring.ipynb #81c312c4
 def exact_match(predictions: Sequence[str],  # generated strings
                 references: Sequence[str],  # gold strings, same length
@@ -363,3 +385,102 @@ def check_paired(items_a: Sequence[MCItem], items_b: Sequence[MCItem], names=('i
         if a.choices != b.choices or a.gold != b.gold:
             raise MetricInputError(f"item {i} (doc_id {a.doc_id!r}) differs between `{names[0]}` and `{names[1]}` "
                                    "(choices or gold): not the same items")
+
+# %% ../../nbs/80_benchmark_scoring.ipynb #ddea8774
+#| code-fold: true
+def benchmark_segments(items: Sequence[MCItem],  # checked items (`mc_item`, `read_benchmark`)
+                      ) -> tuple[list[str], list[str]]:  # (hyps, refs): one JSON string each per item
+    """The items in the form of the metric protocol (`corpus_benchmark_accuracy(hyps, refs)`): `hyps[i]` is what the
+    model said about item i, `{"loglikelihoods": [...]}` (and `"unconditional_loglikelihoods"` where the item has them);
+    `refs[i]` is the item, `{"choices": [...], "gold": k}`. One JSON line each: the files `textmetrics-edu score` reads."""
+    hyps, refs = [], []
+    for x in items:
+        h = {'loglikelihoods': list(x.loglikelihoods)}
+        if x.unconditional is not None: h['unconditional_loglikelihoods'] = list(x.unconditional)
+        hyps.append(json.dumps(h, ensure_ascii=False))
+        refs.append(json.dumps({'choices': list(x.choices), 'gold': x.gold}, ensure_ascii=False))
+    return hyps, refs
+
+
+def _parse_segment(hyp: str, ref: str) -> MCItem:
+    "One protocol segment back to a checked item; `MetricInputError` naming what is wrong."
+    try: h, r = json.loads(hyp), json.loads(ref)
+    except json.JSONDecodeError as e:
+        raise MetricInputError(f"benchmark_accuracy: a hypothesis must be JSON {{\"loglikelihoods\": [...]}} and a reference "
+                               f"JSON {{\"choices\": [...], \"gold\": k}} ({e.msg}: {hyp[:40]!r} / {ref[:40]!r})") from None
+    if isinstance(h, list): h = {'loglikelihoods': h}
+    if not isinstance(h, dict) or 'loglikelihoods' not in h:
+        raise MetricInputError(f"benchmark_accuracy: hypothesis {hyp[:60]!r} has no 'loglikelihoods'")
+    if not isinstance(r, dict) or 'choices' not in r or 'gold' not in r:
+        raise MetricInputError(f"benchmark_accuracy: reference {ref[:60]!r} needs 'choices' and 'gold'")
+    return mc_item(r['choices'], h['loglikelihoods'], r['gold'], unconditional=h.get('unconditional_loglikelihoods'))
+
+
+@dataclass(frozen=True)
+class BenchmarkAccuracyStats:
+    "Stage 2 of one item (summable): 1 if the convention's pick is the gold choice; the per-item values ride along."
+    correct: int  # items right
+    n: int  # items
+    values: tuple = detail()  # 1.0 / 0.0 per item, in corpus order (lm-eval's per-item `acc`), for the standard error
+    picks: tuple = detail()  # the picked choice of each item
+
+    def __add__(self, o): return BenchmarkAccuracyStats(self.correct + o.correct, self.n + o.n, self.values + o.values,
+                                                        self.picks + o.picks)
+    total_of = classmethod(fieldwise_total)
+
+
+def benchmark_accuracy_statistics(item: MCItem, convention: str = 'acc') -> BenchmarkAccuracyStats:
+    "One item's statistics under `convention` (one of MC_CONVENTIONS)."
+    p = pick(item, convention)
+    return BenchmarkAccuracyStats(int(p == item.gold), 1, (1.0 if p == item.gold else 0.0,), (p,))
+
+
+@dataclass(frozen=True)
+class BenchmarkAccuracyResult(MetricResult):
+    "One convention's benchmark accuracy in [0, 1] (`score`), with lm-eval's standard error (nan for one item)."
+    convention: str = 'acc'
+    correct: int = 0
+    n: int = 0
+    stderr: float = float('nan')  # `lm_eval.api.metrics.mean_stderr` of the per-item values
+    values: tuple = ()
+    picks: tuple = ()
+
+    name = 'benchmark accuracy'
+    _hidden = ('values', 'picks')
+
+    def __str__(self): return f"{self.convention} = {self.score:.4f} ± {self.stderr:.4f} ({self.n} items)"
+
+    def explain(self) -> str:
+        return (f"{self.convention}: the pick (argmax, first on ties) is the gold choice on {self.correct} of {self.n} "
+                f"items: {self.correct}/{self.n} = {self.score:.6g}; lm-eval's stderr = sample sd / sqrt(n) = {self.stderr:.6g}")
+
+
+def _bench_acc_segment(hyp: str, refs: tuple, o: dict) -> BenchmarkAccuracyStats:
+    if len(refs) != 1: raise MetricInputError(f"benchmark_accuracy: an item has one reference (its JSON), got {len(refs)}")
+    return benchmark_accuracy_statistics(_parse_segment(hyp, refs[0]), o['convention'])
+
+
+def _bench_acc_score(st: BenchmarkAccuracyStats, o: dict, *, signature: str = '', n_segments: int = 1):
+    "Stage 3: correct / n (= lm-eval's mean of 1.0/0.0: the sum of ones is exact); the stderr from the per-item values."
+    vals, c, n = st.values, st.correct, st.n
+    if len(vals) == n > 1: se = lmeval_stderr(vals)
+    elif n > 1: se = math.sqrt((c * (1 - c / n) ** 2 + (n - c) * (c / n) ** 2) / (n - 1)) / math.sqrt(n)  # no detail (resampled rows)
+    else: se = float('nan')
+    return BenchmarkAccuracyResult(score=c / n, signature=signature, convention=o['convention'], correct=c, n=n, stderr=se,
+                                   values=vals, picks=st.picks)
+
+
+BENCHMARK_ACCURACY = Metric(
+    'benchmark_accuracy',
+    (Option('convention', str, 'acc', "lm-eval's pick: 'acc' (ll), 'acc_norm' (ll per character), 'acc_bytes' (per "
+            "UTF-8 byte) or 'acc_mutual_info' (ll minus the unconditional ll)", choices=MC_CONVENTIONS),),
+    segment_stats=_bench_acc_segment,
+    score=_bench_acc_score, multi_ref=False,
+    signature=lambda o, nrefs: make_signature('benchmark_accuracy', conv=o['convention'], lm_eval='0.4.13'),
+    description="multiple-choice benchmark accuracy from per-choice log-likelihoods (lm-eval's acc, acc_norm, "
+                "acc_bytes, acc_mutual_info); a line: JSON log-likelihoods / JSON item")
+corpus_benchmark_accuracy = corpus_fn(BENCHMARK_ACCURACY, "Benchmark accuracy: `hyps[i]` the model's log-likelihoods "
+                                      "of item i's choices, `refs[i]` the item (see `benchmark_segments`).")
+sentence_benchmark_accuracy = sentence_fn(BENCHMARK_ACCURACY, "One item: 1.0 if the convention picks the gold choice.")
+register(BENCHMARK_ACCURACY, corpus_benchmark_accuracy, sentence_benchmark_accuracy);
+
