@@ -218,9 +218,17 @@ def _set(el, kind, value):
     elif kind == 'flag': el.click()
 
 
+# The values the page sends for its controls (explorers.js's `values`): the last render is of the final values when
+# `tmeLast.values` equals these
+_VALUES_JS = """r => { const v = {}; for (const el of r.querySelectorAll('[data-name]')) {
+  v[el.dataset.name] = el.type === 'checkbox' ? el.checked : el.type === 'range' ? Number(el.value) : el.value; }
+  return JSON.stringify(v) === JSON.stringify(r.tmeLast && r.tmeLast.values); }"""
+
+
 def _check_root(page, root, label, shots, every=True):
-    """The first render, then every control of one explorer (`every=False`: its first; `every=None`: none): change it,
-    wait for the render, compare with CPython"""
+    """The first render, then the controls of one explorer, each changed as a student would, the page's render compared
+    with CPython's. `every`: True, every control one at a time; 'together': the first, then all the others at once
+    (one render of all their new values); False: the first only; None: none."""
     spec = json.loads(root.get_attribute('data-spec'))
     page.wait_for_function("r => Number(r.dataset.renders) >= 1", arg=root.element_handle(), timeout=RENDER_TIMEOUT_MS)
     last = root.evaluate("r => r.tmeLast")
@@ -228,23 +236,29 @@ def _check_root(page, root, label, shots, every=True):
     if shots: root.screenshot(path=f'/tmp/live_{label}_before.png')
     changed = []
     controls = root.locator('[data-name]')
-    for i in range(controls.count() if every else 0 if every is None else min(1, controls.count())):
-        el = controls.nth(i)
-        name, kind = el.get_attribute('data-name'), el.get_attribute('data-kind')
-        assert el.is_enabled(), f'{label}: control {name} still disabled'
-        cur = el.input_value() if kind != 'flag' else None
+    count = controls.count() if every else 0 if every is None else min(1, controls.count())
+    steps = [[i] for i in range(count)] if every != 'together' else [[0], list(range(1, count))][:count]
+    for group in (g for g in steps if g):
         n = int(root.get_attribute('data-renders'))
         before = last['html']
-        _set(el, kind, None if kind == 'flag' else _new_value(kind, cur, el))
+        names = []
+        for i in group:
+            el = controls.nth(i)
+            name, kind = el.get_attribute('data-name'), el.get_attribute('data-kind')
+            assert el.is_enabled(), f'{label}: control {name} still disabled'
+            cur = el.input_value() if kind != 'flag' else None
+            _set(el, kind, None if kind == 'flag' else _new_value(kind, cur, el))
+            names.append(f'{name} ({kind})')
         page.wait_for_function("([r, n]) => Number(r.dataset.renders) > n", arg=[root.element_handle(), n],
                                timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function(_VALUES_JS, arg=root.element_handle(), timeout=RENDER_TIMEOUT_MS)
         last = root.evaluate("r => r.tmeLast")
         want = render_call(spec, last['values'])
-        assert last['html'] == want, f'{label}: after changing {name} ({kind}) the page differs from CPython'
+        assert last['html'] == want, f'{label}: after changing {", ".join(names)} the page differs from CPython'
         assert root.locator('.tme-live-output').inner_html() != '', label
-        changed.append((name, last['html'] != before))
-        if i == 0:
-            assert changed[0][1], f'{label}: typing into {name} did not change the output'
+        changed.append((names, last['html'] != before))
+        if group == [0]:
+            assert changed[0][1], f'{label}: typing into {names[0]} did not change the output'
     if shots: root.screenshot(path=f'/tmp/live_{label}_after.png')
     return changed
 
@@ -252,10 +266,10 @@ def _check_root(page, root, label, shots, every=True):
 @browser_only
 @pytest.mark.parametrize('page_path', PAGES)
 def test_live_explorers_in_browser(site, open_page, sel, page_path):
-    """Each page's explorers answer every control as CPython does. live.html, which shows them all, is checked here on
-    each explorer's first render (every explorer is also on its lesson's page, where every control is checked); all
-    its controls in the slow set"""
-    _live_page(site, open_page, sel, page_path, every=True if page_path != 'live.html' else None)
+    """Each page's explorers answer their controls as CPython does: the first control, then all the others changed
+    together (one render of all their new values). live.html, which shows every explorer, is checked here on each
+    one's first render; every control of every explorer, one at a time, in the slow set (on live.html)"""
+    _live_page(site, open_page, sel, page_path, every='together' if page_path != 'live.html' else None)
 
 
 @browser_only
@@ -276,13 +290,15 @@ def _live_page(site, open_page, sel, page_path, every):
     assert _wait_ready(page, page_path)['shared'], 'Chromium has SharedWorker: the open pages share one runtime'
     ready_s = time.time() - t0
     check_page(visit, sel, page_path)   # what every page must be (test_site.py checks the pages without explorers)
+    checked_s = time.time() - t0
     page.add_style_tag(content=sel['navbar'] + ' { position: static !important; }')
     for k in range(roots.count()):
         root = roots.nth(k)
         root.scroll_into_view_if_needed()
         _check_root(page, root, f"{page_path.removesuffix('.html')}_{k}", shots=SHOTS and every is not None, every=every)
     assert visit.problems() == [], f'{page_path}:\n' + '\n'.join(visit.problems())
-    print(f'{page_path}: live after {ready_s:.1f} s, {roots.count()} explorer(s)')
+    print(f'{page_path}: live after {ready_s:.1f} s, page checked after {checked_s:.1f} s, {roots.count()} explorer(s) '
+          f'checked after {time.time() - t0:.1f} s')
 
 
 @browser_only
