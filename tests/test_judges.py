@@ -84,3 +84,29 @@ def test_llmfao_rank_correlations_published():
     ms = sorted(ranks['humans'])
     r = lambda a, b: round(pearson([ranks[a][m] for m in ms], [ranks[b][m] for m in ms]), 6)
     assert (r('humans', 'gpt4'), r('humans', 'gpt3'), r('gpt4', 'gpt3')) == (0.730918, 0.71661, 0.717136)
+
+
+def test_agreement_explorer_on_random_verdicts():
+    "The lesson's live explorer: its agreement, kappa and flip rate equal an independent count (kappa: scikit-learn's)."
+    from textmetrics_edu.views.judges import JUDGE_ORDERS, render_judge_agreement_html
+    from textmetrics_edu.stats.judges import two_order_verdict
+    rng = random.Random(1)
+    for case in range(60):
+        lines = [[rng.choice(('a', 'b', 'tie')) for _ in range(3)] for _ in range(rng.randint(1, 12))]
+        orders = JUDGE_ORDERS[case % 2]
+        out = render_judge_agreement_html('\n'.join(' '.join(x) for x in lines), orders)
+        lab = {'a': 'model_a', 'b': 'model_b', 'tie': 'tie'}
+        judge = [two_order_verdict(lab[f], lab[s]) if orders == JUDGE_ORDERS[0] else lab[f] for f, s, _ in lines]
+        people = [lab[p] for *_, p in lines]
+        agree = sum(('tie' in j and p == 'tie') or j == p for j, p in zip(judge, people))
+        assert f'agreement with ties = {agree}/{len(lines)} = ' in out, (case, lines)
+        kept = [(j, p) for j, p in zip(judge, people) if 'tie' not in j and p != 'tie']
+        assert (f'without ties = {sum(j == p for j, p in kept)}/{len(kept)} = ' if kept else 'no pair without a tie') in out
+        merged = ['tie' if 'tie' in j else j for j in judge]
+        if len(set(merged) | set(people)) > 1:
+            shown = float(re.search(r"Cohen's kappa = (-?[0-9.]+)", out).group(1))
+            assert abs(shown - cohen_kappa_score(merged, people)) <= 5e-4 + 1e-12, (case, lines)
+        if orders == JUDGE_ORDERS[0]:
+            assert f"flip rate = {sum(f != s for f, s, _ in lines) / len(lines):.1%}" in out
+    assert 'line 2: unknown verdict' in render_judge_agreement_html('a a a\na left a')
+    assert 'tme-error' in render_judge_agreement_html('a a a', orders='twice')

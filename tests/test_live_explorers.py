@@ -111,6 +111,7 @@ def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
                    bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True),
                    alpaca_eval_win_rate=dict(a0='2, 1, 1.7, 0'),
                    bradley_terry=dict(a0='x y a\ny x tie\nz x b\nx z tie\ny z a', k=16.0, initial=1500.0),
+                   llm_judge_agreement=dict(a0='a b a\nb b tie\ntie tie tie\na a b', orders='first order only'),
                    benchmark_item=dict(a4='acc', a2=[-60.0, -69.04, -91.52, -86.27]),
                    harness_perplexity=dict(a1=-250.0, wikitext=False), minimum_detectable_effect=dict(a0=1000, correlation=0.5),
                    janitor=dict(a2=13), calibration=dict(a1='1, 1, 1, 1, 0, 1, 0, 1, 0, 0', norm='max', bins='mass'),
@@ -143,6 +144,7 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     assert 'tme-error' not in ''.join(got['bradley_terry'])
     assert 'bits per byte = ' in got['harness_perplexity'][1] and '<b>' in got['minimum_detectable_effect'][1]
     assert '<mark>' in got['janitor'][1] and 'max calibration error (mass bins)' in got['calibration'][1]
+    assert 'agreement with ties = 2/4 = 50.0%' in got['llm_judge_agreement'][1] and 'asked once' in got['llm_judge_agreement'][1]
     assert 'MAUVE = ' in got['mauve'][0] and 'MAUVE* = ' in got['mauve'][1] and 'tme-error' not in ''.join(got['mauve'])
     # stemming: NLTK's Porter stemmer is shipped to the browser; without it the page says what is needed
     x = site_explorer('rouge')

@@ -13,8 +13,8 @@ from typing import Iterable, Sequence
 from ..core import MetricInputError
 
 # %% auto #0
-__all__ = ['canonical_vote', 'Agreement', 'judge_human_agreement', 'human_human_agreement', 'cohen_kappa', 'flip_rate',
-           'left_win_rate', 'longer_wins_rate', 'truncated_ranks', 'pearson']
+__all__ = ['canonical_vote', 'Agreement', 'same_verdict', 'judge_human_agreement', 'human_human_agreement', 'cohen_kappa',
+           'flip_rate', 'left_win_rate', 'two_order_verdict', 'longer_wins_rate', 'truncated_ranks', 'pearson']
 
 # %% ../../nbs/86_llm_judges.ipynb #fe61fcaa
 def _flip(w: str) -> str: return {'model_a': 'model_b', 'model_b': 'model_a'}.get(w, w)
@@ -48,7 +48,9 @@ class Agreement:
     def __str__(self): return f"{self.agree}/{self.total} = {self.ratio:.1%}"
 
 
-def _same(a: str, b: str) -> bool: return (_is_tie(a) and _is_tie(b)) or a == b
+def same_verdict(a: str, b: str) -> bool:
+    "Two verdicts agree as `compute_agreement.py` counts it: equal, or both a tie label."
+    return (_is_tie(a) and _is_tie(b)) or a == b
 
 
 def judge_human_agreement(judge: Iterable[tuple],  # the judge's verdicts: (question_id, model_a, model_b, winner, turn)
@@ -70,7 +72,7 @@ def judge_human_agreement(judge: Iterable[tuple],  # the judge's verdicts: (ques
         j = verdict[k]
         a, t = out.get(k[0], (0, 0))
         if not ties and (_is_tie(j) or _is_tie(w)): continue
-        out[k[0]] = (a + _same(j, w), t + 1)
+        out[k[0]] = (a + same_verdict(j, w), t + 1)
     return {turn: Agreement(*out[turn]) for turn in sorted(out)}
 
 
@@ -87,7 +89,7 @@ def human_human_agreement(humans: Iterable[tuple],  # (question_id, model_a, mod
         for i in range(len(ws)):
             for j in range(i + 1, len(ws)):
                 if not ties and (_is_tie(ws[i]) or _is_tie(ws[j])): continue
-                a, t = out.get(k[0], (0, 0)); out[k[0]] = (a + _same(ws[i], ws[j]), t + 1)
+                a, t = out.get(k[0], (0, 0)); out[k[0]] = (a + same_verdict(ws[i], ws[j]), t + 1)
     return {turn: Agreement(*out[turn]) for turn in sorted(out)}
 
 # %% ../../nbs/86_llm_judges.ipynb #963b4b57
@@ -119,6 +121,15 @@ def left_win_rate(winners: Sequence[str],  # 'left', 'right' or 'tie' per verdic
     n = sum(w != 'tie' for w in winners)
     if not n: raise MetricInputError("`winners`: no decided verdict")
     return sum(w == 'left' for w in winners) / n
+
+# %% ../../nbs/86_llm_judges.ipynb #6fcf531e
+def two_order_verdict(first: str,  # the judge's verdict with answer A shown first: 'model_a', 'model_b' or 'tie'
+                      second: str,  # its verdict with the answers swapped, naming the answer (not the position)
+                     ) -> str:  # the verdict both runs gave, or 'tie (inconsistent)'
+    "MT-Bench's pair verdict from a judge asked in both orders: kept if the two runs agree, else 'tie (inconsistent)'."
+    bad = [w for w in (first, second) if w not in ('model_a', 'model_b', 'tie')]
+    if bad: raise MetricInputError(f"expected 'model_a', 'model_b' or 'tie', got {bad[0]!r}")
+    return first if first == second else 'tie (inconsistent)'
 
 # %% ../../nbs/86_llm_judges.ipynb #9e5ca2dc
 def longer_wins_rate(winners: Sequence[str],  # 'left', 'right' or 'tie' per verdict
