@@ -910,6 +910,12 @@ FAST_INPUT = """{%- extends 'site.html.j2' -%}
 """
 
 
+def source_pages_job(root: Path, package: str, docs: Path) -> None:
+    "`[source]` links: the module's code on the site, at the line (site_course.source_pages, in a worker process)"
+    import site_course as sc
+    sc.source_pages(root, package, docs)
+
+
 def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dict) -> str:
     "Render one processed notebook `_proc/<rel>` to `_docs/<out>` with nbconvert (runs in a worker process)"
     import nbformat
@@ -982,15 +988,21 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
 
     shutil.rmtree(docs, ignore_errors=True)
     docs.mkdir(parents=True)
-    copy_vendored(docs)
+    # the vendored files (the live explorers' runtime and package zip) and the `[source]` pages (every module
+    # highlighted) are written by the pool's workers while they render the pages: each is a few seconds of one core
+    sys.path.insert(0, str(Path(__file__).parent))
+    import build_site   # workers find the functions by module name, not via __main__
+    ex = ProcessPoolExecutor(max_workers=max(1, workers), mp_context=get_context('spawn'))
+    side_jobs = [ex.submit(build_site.copy_vendored, docs),
+                 ex.submit(build_site.source_pages_job, ROOT, cfg.lib_path.name, docs)]
     static = docs / '_static'
+    static.mkdir(parents=True, exist_ok=True)
     (static / 'site.css').write_text(SITE_CSS.lstrip(), encoding='utf-8')
     shutil.copyfile(SITE_ASSETS / 'site.js', static / 'site.js')
     # "download this notebook": the lesson as committed (no outputs), next to its page
     for rel, _, _ in items:
         (docs / 'notebooks' / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(nbs / rel, docs / 'notebooks' / rel)
-    sc.source_pages(ROOT, cfg.lib_path.name, docs)   # `[source]` links: the module's code on the site, at the line
     # nbconvert's JupyterLab styles, once for all pages (its lab template inlines them into every page)
     lab = next(Path(d) / 'lab' / 'static' for d in _template_dirs() if (Path(d) / 'lab' / 'static' / 'index.css').exists())
     css = [(lab / 'index.css').read_text(encoding='utf-8'), (lab / 'theme-light.css').read_text(encoding='utf-8'),
@@ -1022,10 +1034,9 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
                 'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
                           f'nbconvert (static site, no Quarto)'}
         jobs.append((str(proc), str(docs), rel.as_posix(), out, site, pages))
-    sys.path.insert(0, str(Path(__file__).parent))
-    import build_site   # workers find the function by module name, not via __main__
-    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=get_context('spawn')) as ex:
+    with ex:
         for line in ex.map(build_site.render_page, *zip(*jobs)): log(line)
+        for f in side_jobs: f.result()   # (an error there stops the build here)
     write_page_words(docs, [(rel, out, sc.visible_words(nb_cells)) for rel, out, nb_cells in
                             ((rel, out, prepared[rel]) for rel, _, out in items)])
     # the offline search: an index of every page's sections, built now (site.js loads it on first use)
