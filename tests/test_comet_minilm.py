@@ -125,3 +125,49 @@ def test_cli(tmp_path):
     with contextlib.redirect_stdout(buf): assert main(['score', str(h), '-r', str(r), '-m', 'comet_minilm', '--format', 'json', '--segments']) == 0
     m = json.loads(buf.getvalue())['systems'][0]['metrics']['comet_minilm']
     assert m['segments'] == pytest.approx(comet_minilm_scores(['The cat sat on the mat.', 'Hello world.'], ['A cat sat on the mat.', 'Hello, world!']), abs=1e-12)
+
+
+META_EVAL = {'ruen': ('ruen_seg_scores.tsv', 'meta_eval.json', 'da_z'),
+             'mqm': ('wmt21_mqm_seg_scores.tsv', 'meta_eval_wmt21_mqm.json', 'mqm')}
+
+
+@pytest.mark.parametrize('dataset', sorted(META_EVAL))
+def test_meta_eval_tables_are_of_the_shipped_weights(dataset):
+    """The lessons' meta-evaluation tables (tools/make_learned_metric_meta_eval.py) were made with the shipped weights
+    (retraining without remaking them fails here), and a cell of each recomputes from the stored segment scores"""
+    import csv
+    from textmetrics_edu.stats.meta_eval import correlate
+    tsv, js, human = META_EVAL[dataset]
+    table = json.loads((DATA / js).read_text(encoding='utf-8'))
+    assert table['weights_id'] == weights_id(load_estimator())
+    rows = list(csv.DictReader(open(DATA / tsv, encoding='utf-8'), delimiter='\t'))
+    assert len(rows) == table['n_lines'] * table['n_systems']
+    M, H = {}, {}
+    for r in rows:
+        M.setdefault(r['system'], []).append(float(r['comet_minilm']))
+        H.setdefault(r['system'], []).append(float(r[human]) if r[human] != '' else None)
+    got = correlate(M, H, level='segment', statistic='pearson', average_by='none', ci=None).score
+    assert got == pytest.approx(table['rows']['comet_minilm']['segment_pearson_none'], abs=1e-12)
+
+
+def test_stored_segment_scores_are_the_package_scores():
+    "comet_minilm's segment scores in the ru-en table equal the package's (first lines of two systems)"
+    import csv
+    ru = ROOT / 'tests' / 'data' / 'mt' / 'wmt22_ru-en_da'
+    refs = (ru / 'ref.A.en').read_text(encoding='utf-8').split('\n')
+    rows = [r for r in csv.DictReader(open(DATA / 'ruen_seg_scores.tsv', encoding='utf-8'), delimiter='\t')
+            if r['system'] in ('Online-B', 'Online-G') and int(r['line']) <= 2]
+    hyps = {s: (ru / 'sys' / f'{s}.en').read_text(encoding='utf-8').split('\n') for s in ('Online-B', 'Online-G')}
+    ours = comet_minilm_scores([hyps[r['system']][int(r['line']) - 1] for r in rows], [refs[int(r['line']) - 1] for r in rows])
+    assert ours == pytest.approx([float(r['comet_minilm']) for r in rows], abs=1e-6)
+
+
+def test_mqm_table_rows_are_the_shipped_mqm_segments():
+    "The WMT21 en-de MQM segment table: its MQM scores and chrF are those of tests/data/mt/wmt21_en-de_mqm (same rows)"
+    import csv
+    ours = {(r['system'], r['line']): r for r in csv.DictReader(open(DATA / 'wmt21_mqm_seg_scores.tsv', encoding='utf-8'), delimiter='\t')}
+    ref = list(csv.DictReader(open(ROOT / 'tests' / 'data' / 'mt' / 'wmt21_en-de_mqm' / 'seg_scores.tsv', encoding='utf-8'), delimiter='\t'))
+    assert len(ours) == len(ref) == 8 * 527
+    for r in ref:
+        o = ours[(r['system'], r['line'])]
+        assert float(o['mqm']) == float(r['mqm']) and 100 * float(o['chrf']) == pytest.approx(float(r['chrf']), abs=1e-4)

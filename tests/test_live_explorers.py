@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, ROOT, check_page, needs_chromium
+from conftest import DOCS, NBS, ROOT, check_page, needs_chromium
 from textmetrics_edu.app.live import render_call, site_explorer, site_explorer_names
 
 SITE_EXPLORERS = site_explorer_names()   # every declared explorer (derived from the declarations, no list)
@@ -29,12 +29,32 @@ RENDER_TIMEOUT_MS = 60_000
 # at: TME_SHOTS=1 (about 0.4 s an explorer)
 SHOTS = os.environ.get('TME_SHOTS') == '1'
 
-# the pages with live explorers (live.html shows all of them), and any other page of the built site that has one
-PAGES = ['live.html', 'bleu.html', 'chrf.html', 'alignment_explorer.html', 'rouge.html', 'meteor.html', 'perplexity.html',
-         'diversity.html', 'burstiness.html', 'cider.html', 'classification.html', 'glue.html', 'mos.html', 'meta_eval.html',
-         'ngram_lm.html', 'significance.html']
-if DOCS.exists():
-    PAGES += sorted(p.name for p in DOCS.glob('*.html') if p.name not in PAGES and 'tme-live' in p.read_text('utf-8'))
+# the pages with live explorers, derived from the lessons that place one (`site_explorer('name')` in a notebook: the
+# page its notebook becomes), live.html (which shows them all) first; and any other page of a built site that has one
+PLACED = r"site_explorer\(\\?['\"](\w+)\\?['\"]\)"
+
+
+def placed_explorers() -> dict:
+    "{notebook path: the explorers it places}, for every notebook of nbs/ that places one"
+    import re
+    out = {}
+    for nb in sorted(NBS.glob('*.ipynb')):
+        names = set(re.findall(PLACED, nb.read_text('utf-8')))
+        if names: out[nb] = names
+    return out
+
+
+def _pages_with_explorers() -> list:
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import site_page
+    pages = sorted({site_page(nb.relative_to(NBS)).as_posix() for nb in placed_explorers()} - {'live.html'})
+    if DOCS.exists():
+        pages += sorted(p.name for p in DOCS.glob('*.html') if p.name not in pages and p.name != 'live.html'
+                        and 'tme-live' in p.read_text('utf-8'))
+    return ['live.html'] + pages
+
+
+PAGES = _pages_with_explorers()
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -155,12 +175,16 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
 
 def test_every_explorer_is_placed_in_a_lesson():
     "Each declared explorer is on a lesson page (`site_explorer('name')` in a notebook other than the gallery, live)"
-    import re
-    placed = set()
-    for nb in (ROOT / 'nbs').glob('*.ipynb'):
-        if nb.stem.endswith('_live'): continue
-        placed |= set(re.findall(r"site_explorer\(\\?['\"](\w+)\\?['\"]\)", nb.read_text('utf-8')))
+    placed = set().union(*(names for nb, names in placed_explorers().items() if not nb.stem.endswith('_live')))
     assert set(SITE_EXPLORERS) - placed == set(), 'declared, but no lesson shows it'
+
+
+def test_every_placed_explorer_has_its_page_in_the_browser_test():
+    "The browser test visits the page of every lesson that places an explorer (the comet_minilm one on learned_metric.html)"
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import site_page
+    assert {site_page(nb.relative_to(NBS)).as_posix() for nb in placed_explorers()} <= set(PAGES)
+    assert 'learned_metric.html' in PAGES and 'bertscore.html' in PAGES
 
 
 def test_cider_data_in_the_browser_zip(browser_bundle):

@@ -24,7 +24,7 @@ TRAIN = Path('/work/shared/data/llm/mt/wmt22_toen_da_train')
 RU = Path('/work/shared/data/mt/wmt22_ru-en_da')
 PAIRS = ('de-en', 'uk-en', 'zh-en')   # never ja-en, cs-en
 GROUPS_PER_SHARD = 50    # (pair, segment) groups per training shard: the reference and every judged system output
-N_TRAIN_SHARDS = 25      # shards used for training: what the shared 2-core machine embedded in time (of 117)
+N_TRAIN_SHARDS = 86      # shards used for training: what the shared 2-core machine embedded in time (of 117)
 RU_LINES_PER_SHARD = 100
 N_RU_SHARDS = 16         # ru-en shards used for validation: lines 1-1600 of the 2,016
 LESSON_TRAIN_ROWS, LESSON_RU_LINES = 400, 30   # the lesson's live sample
@@ -77,13 +77,20 @@ def embed(which, cache):
 def embed_ruen(enc, cache):
     """ru-en, 100 lines (all systems and the reference) per shard in line order: the per-layer mean-pooled vectors (the
     computation of `layer_embeddings`) and the layer-6 token vectors (for BERTScore F on the same lines)."""
+    _, cols = ru_columns()
+    embed_columns(enc, cache, 'ruen', cols)
+
+
+def embed_columns(enc, cache, prefix, cols, lines_per_shard=RU_LINES_PER_SHARD):
+    """Embed parallel text columns (systems and the reference, one list of lines each), `lines_per_shard` lines of every
+    column per shard `<prefix>_<k>.npz` (texts, per-layer mean-pooled vectors) and `<prefix>_<k>_tok.npz` (the layer-6
+    token vectors); a text already in an earlier shard is not embedded again; existing shards are kept."""
     import torch
     from textmetrics_edu.models.encoder import encode_ids
-    _, cols = ru_columns()
     seen = set()
-    for i in range(0, len(cols[0]), RU_LINES_PER_SHARD):
-        texts = [t for c in cols for t in c[i:i + RU_LINES_PER_SHARD] if t not in seen]; seen.update(texts)
-        texts = list(dict.fromkeys(texts)); name = f'ruen_{i // RU_LINES_PER_SHARD:03d}'
+    for i in range(0, len(cols[0]), lines_per_shard):
+        texts = [t for c in cols for t in c[i:i + lines_per_shard] if t not in seen]; seen.update(texts)
+        texts = list(dict.fromkeys(texts)); name = f'{prefix}_{i // lines_per_shard:03d}'
         if (cache / f'{name}.npz').exists(): continue
         t0 = time.time()
         by = {}
