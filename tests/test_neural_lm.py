@@ -16,11 +16,12 @@ from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.lm.ngram_lm import read_sentences
 from textmetrics_edu.lm.perplexity import hf_logprob_fn, perplexity, strided_perplexity
 from textmetrics_edu.models.neural_lm import (
-    CharTokenizer, bits_per_unit, char_stream, cross_entropy_perplexity, strided_windows, train_tiny_gpt2,
-    window_logprobs)
+    CharTokenizer, batched_logprob_fn, bits_per_unit, char_stream, cross_entropy_perplexity, load_trained_lm,
+    save_trained_lm, strided_windows, train_tiny_gpt2, window_logprobs)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / 'tests' / 'data' / 'lm' / 'tinyshakespeare'
+STORED = ROOT / 'tests' / 'data' / 'models' / 'neural_lm' / 'tiny_gpt2_400.npz'   # tools/make_neural_lm_run.py
 os.environ.setdefault('HF_HUB_OFFLINE', '1'); os.environ.setdefault('TRANSFORMERS_OFFLINE', '1')
 
 # the losses of the lesson's run (steps 1, 20, 40 of train_tiny_gpt2(train, 39) with its defaults, seed 0), measured
@@ -70,13 +71,40 @@ def test_training_is_reproducible_and_pinned(corpus, run):
     assert other.losses[0] != run.losses[0]
 
 
+def test_the_stored_run_starts_as_the_live_run_and_round_trips(corpus, run, tmp_path):
+    torch = pytest.importorskip('torch')
+    stored = load_trained_lm(STORED)   # the lesson's 400 steps, stored
+    assert (stored.steps, stored.batch_size, stored.lr, stored.seed, len(stored.losses)) == (400, 32, 5e-3, 0, 400)
+    assert sum(p.numel() for p in stored.model.parameters()) == 33312 and not stored.model.training
+    # the first 40 steps of the 400 are the live 40-step run (bit for bit on the machine that stored them)
+    assert stored.losses[:40] == pytest.approx(run.losses, abs=1e-5)
+    assert stored.losses[-1] == pytest.approx(FINAL_LOSS, abs=2e-3)
+    save_trained_lm(run, tmp_path / 'r.npz', note='test')
+    back = load_trained_lm(tmp_path / 'r.npz')
+    assert back.losses == run.losses and (back.steps, back.seed) == (run.steps, run.seed)
+    assert all(torch.equal(a, b) for a, b in zip(back.model.state_dict().values(), run.model.state_dict().values()))
+    import numpy as np
+    with np.load(tmp_path / 'r.npz') as f: arrays = {k: f[k] for k in f.files}
+    arrays['param:transformer.wte.weight'] = arrays['param:transformer.wte.weight'][:, :7]
+    np.savez(tmp_path / 'bad.npz', **arrays)
+    with pytest.raises(MetricInputError, match='`path`'): load_trained_lm(tmp_path / 'bad.npz')
+
+
 @pytest.mark.slow
-def test_the_lessons_400_steps_reach_the_pinned_loss(corpus):
-    pytest.importorskip('torch'); pytest.importorskip('transformers')
-    tok, train_ids, _ = corpus
-    r = train_tiny_gpt2(train_ids, tok.vocab_size)  # the lesson's run: 400 steps
-    assert [r.losses[k] for k in PINNED] == pytest.approx(list(PINNED.values()), abs=1e-5)
-    assert r.losses[-1] == pytest.approx(FINAL_LOSS, abs=2e-3)
+def test_the_stored_run_is_the_tools_output():
+    "tools/make_neural_lm_run.py again: the stored losses and parameters (bit for bit where they were made)."
+    torch = pytest.importorskip('torch'); pytest.importorskip('transformers')
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from make_neural_lm_run import compute
+    new, stored = compute(), load_trained_lm(STORED)
+    assert [new.losses[k] for k in PINNED] == pytest.approx(list(PINNED.values()), abs=1e-5)
+    assert new.losses[-1] == pytest.approx(FINAL_LOSS, abs=2e-3)
+    same = new.losses == stored.losses and all(torch.equal(a, b) for a, b in
+                                                zip(new.model.state_dict().values(), stored.model.state_dict().values()))
+    print('retrained run bit-identical to the stored file:', same)   # True where the file was made
+    # another processor's kernels round the last bits differently and 400 steps carry them on (the pinned losses above
+    # were measured on such a machine: 4.4e-5 from the stored final loss): the losses to 2e-3 there
+    assert new.losses == pytest.approx(stored.losses, abs=2e-3)
 
 
 @pytest.mark.parametrize('max_length,stride', [(64, 32), (64, 64), (48, 12), (64, 1)])
@@ -92,6 +120,10 @@ def test_three_paths_agree(corpus, run, max_length, stride):
     assert p2.windows == len(strided_windows(len(ids), max_length=max_length, stride=stride))
     assert float(p1) == pytest.approx(float(p3), rel=1e-12)
     assert float(p2) == pytest.approx(float(p3), rel=1e-7)
+    p4 = strided_perplexity(batched_logprob_fn(run.model, ids, max_length=max_length, stride=stride), ids,
+                            max_length=max_length, stride=stride)   # path 3 with the windows batched
+    assert (p4.tokens, p4.windows, p4.guide_tokens) == (p3.tokens, p3.windows, p3.guide_tokens)
+    assert float(p4) == pytest.approx(float(p3), rel=1e-12) and p4.guide_perplexity == pytest.approx(p3.guide_perplexity, rel=1e-12)
 
 
 def test_document_002_loss_is_one_window(corpus, run):
@@ -140,6 +172,8 @@ def test_bad_input(corpus):
     with pytest.raises(MetricInputError, match='`ids`'): train_tiny_gpt2(train_ids[:64], tok.vocab_size, steps=1)
     with pytest.raises(MetricInputError, match=r'`ids` must be in'): train_tiny_gpt2([0, 99] * 50, tok.vocab_size, steps=1)
     with pytest.raises(MetricInputError, match='`vocab_size`'): train_tiny_gpt2(train_ids[:1000], 1, steps=1)
+    fn = batched_logprob_fn(load_trained_lm(STORED).model, train_ids[:200], max_length=64, stride=32)
+    with pytest.raises(MetricInputError, match='outside its strided walk'): fn(train_ids[5:69])
 
 
 def test_importing_the_module_loads_no_torch():
@@ -181,7 +215,6 @@ def test_stored_surprisals_are_the_tools_output():
     assert new['test_bits_per_char'] == pytest.approx(stored['test_bits_per_char'], abs=2e-4)
     for k, p in stored['passages'].items():
         assert new['passages'][k]['text'] == p['text']
-        # the n-grams to their printed precision; the GPT-2 to 0.02 bits: its 400 float32 training steps run on another
-        # processor's PyTorch kernels (an AVX-512 AMD EPYC gave surprisals up to 0.006 bits from the stored ones)
+        # to their printed precision: the GPT-2 is the stored run (tests/data/models/neural_lm), not retrained
         for m, v in p['bits'].items():
-            assert new['passages'][k]['bits'][m] == pytest.approx(v, abs=2e-2 if m == 'tiny GPT-2' else 2e-3), (k, m)
+            assert new['passages'][k]['bits'][m] == pytest.approx(v, abs=2e-3), (k, m)

@@ -4,8 +4,9 @@ passages under the lesson's tiny GPT-2 and the character n-gram models (nbs/35_n
     .venv/bin/python tools/make_neural_lm_surprisal.py      (needs the [models] extra: torch, transformers)
 
 Writes textmetrics_edu/data/models/neural_lm_surprisal.json. The numbers are those of the lesson: the GPT-2 of
-`train_tiny_gpt2(train, 39)` (its defaults: 400 steps, seed 0) scored with `window_logprobs` (window 64, stride 32)
-over the first 1,000 test lines; the character n-grams (add-one unigram, Kneser-Ney D = 0.75 above) trained on every
+`train_tiny_gpt2(train, 39)` (its defaults: 400 steps, seed 0), the very weights the lesson loads
+(tests/data/models/neural_lm/tiny_gpt2_400.npz, stored by tools/make_neural_lm_run.py), scored with `window_logprobs`
+(window 64, stride 32) over the first 1,000 test lines; the character n-grams (add-one unigram, Kneser-Ney D = 0.75 above) trained on every
 training line with one </s> per line. The site cannot run torch, so its explorer shows these stored numbers.
 """
 from __future__ import annotations
@@ -21,10 +22,11 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault('HF_HUB_OFFLINE', '1'); os.environ.setdefault('TRANSFORMERS_OFFLINE', '1')
 
 from textmetrics_edu.lm.ngram_lm import read_sentences, train_ngram_lm  # noqa: E402
-from textmetrics_edu.models.neural_lm import CharTokenizer, char_stream, train_tiny_gpt2, window_logprobs  # noqa: E402
+from textmetrics_edu.models.neural_lm import CharTokenizer, char_stream, load_trained_lm, window_logprobs  # noqa: E402
 
 DATA = ROOT / 'tests' / 'data' / 'lm' / 'tinyshakespeare'
 OUT = ROOT / 'textmetrics_edu' / 'data' / 'models' / 'neural_lm_surprisal.json'
+RUN = ROOT / 'tests' / 'data' / 'models' / 'neural_lm' / 'tiny_gpt2_400.npz'   # the lesson's model (make_neural_lm_run.py)
 PASSAGES = (6, 120, 480, 905)  # the first of two consecutive test lines (0-based) in each passage
 EVAL = dict(max_length=64, stride=32)
 
@@ -34,7 +36,8 @@ def compute() -> dict:
     train_sents, test_sents = read_sentences(DATA / 'train.txt'), read_sentences(DATA / 'test.txt')[:1000]
     train_text, test_text = char_stream(train_sents), char_stream(test_sents)
     tok = CharTokenizer.from_text(train_text)
-    run = train_tiny_gpt2(tok.encode(train_text), tok.vocab_size)
+    run = load_trained_lm(RUN)
+    assert run.model.config.vocab_size == tok.vocab_size
     bits = {'tiny GPT-2': [-x / math.log(2) for x in window_logprobs(run.model, tok.encode(test_text), **EVAL)]}
     chars = [list(' '.join(s)) for s in train_sents], [list(' '.join(s)) for s in test_sents]
     for n in (1, 2, 3, 4):
