@@ -165,7 +165,8 @@ from .explorer import explorer, Text, Choice, Fixed
 # %% ../../nbs/10_edit_distance.ipynb #56d9f575
 ALIGNMENT_EXPLORER = explorer(   # in Jupyter: `alignment_explorer()` (below; its heatmap is a matplotlib picture)
     'alignment', render_alignment_html, Text('on the mat the cat sat down', 'hypothesis'),
-    Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'), plot=Fixed('html'))
+    Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'), plot=Fixed('html'),
+    example=dict(a0='on a mat the cat sat down'))
 
 # %% ../../nbs/10_edit_distance.ipynb #98da5687
 def render_explorer_html(ref: str,  # the reference (deprecated order: use `render_alignment_html(hyp, ref)`)

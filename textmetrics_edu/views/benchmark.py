@@ -49,4 +49,5 @@ BENCHMARK_EXPLORER = explorer(
     Lines(['swings and lands in her arms.', 'pulls the barbell forward.', 'pulls a rope attached to the barbell.',
            'stands and lifts the weight over her head.'], 'choices (one a line)'),
     Numbers([-63.61, -69.04, -91.52, -86.27], 'log-likelihoods (one per choice)'),
-    Int(3, 0, 9, 'gold index'), Choice('acc_norm', MC_CONVENTIONS[:3], 'convention'))
+    Int(3, 0, 9, 'gold index'), Choice('acc_norm', MC_CONVENTIONS[:3], 'convention'),
+    example=dict(a4='acc', a2=[-60.0, -69.04, -91.52, -86.27]))

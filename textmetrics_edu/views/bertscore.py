@@ -89,7 +89,8 @@ def _bertscore_explorer() -> Explorer:
     "Declared when first asked for (its menu lists the stored pairs, read from the data file)."
     names = [p['name'] for p in bertscore_explorer_data()['pairs']]
     return Explorer('bertscore', render_bertscore_html, (Choice(names[0], names, 'pair'),),
-                    dict(idf=Flag(False, 'idf weights'), rescale=Flag(False, 'rescale (our baseline)')))
+                    dict(idf=Flag(False, 'idf weights'), rescale=Flag(False, 'rescale (our baseline)')),
+                    example=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True))
 
 
 explorer_later('bertscore', _bertscore_explorer)

@@ -75,7 +75,8 @@ from .widgets import widget
 BLEU_EXPLORER = explorer(  # the controls of max_order, smoothing, tokenizer and case come from BLEU's own `Option`s
     'bleu', render_bleu_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']),
     metric=BLEU, options=('max_order', 'smooth_method', 'tokenize', 'lowercase'), plot=Fixed(False),
-    rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']], jupyter=dict(plot=Fixed(True)))
+    rows=[['max_order', 'smooth_method'], ['tokenize', 'lowercase']], jupyter=dict(plot=Fixed(True)),
+    example=dict(a0='the guard was late'))
 
 # %% ../../nbs/01_bleu.ipynb #590ac77a
 def bleu_explorer(hyp: str = 'the guard arrived late because of the rain',  # initial hypothesis

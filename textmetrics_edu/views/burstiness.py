@@ -46,7 +46,8 @@ BURSTINESS_EXPLORER = explorer(
     'burstiness', render_burstiness_html, Para('It was late. The guard had waited at the gate for almost three hours, watching '
                                                'the rain fall on the empty square. Nobody came. Then, just before midnight, a '
                                                'carriage rattled over the stones and stopped. He ran.'),
-    Text('', 'term (empty: sentence lengths)'), plot=Fixed(False), jupyter=dict(plot=Fixed(True)))
+    Text('', 'term (empty: sentence lengths)'), plot=Fixed(False), jupyter=dict(plot=Fixed(True)),
+    example=dict(a1='the'))
 
 # %% ../../nbs/33_burstiness.ipynb #e467b57d
 def burstiness_explorer(text: str = ('It was late. The guard had waited at the gate for almost three hours, watching the '

@@ -42,4 +42,5 @@ __all__ = ['CHARACTER_EXPLORER', 'render_character_html']
 from .explorer import explorer, Text, Lines
 
 CHARACTER_EXPLORER = explorer(
-    'character', render_character_html, Text('on the mat the cat sat'), Lines(['the cat sat on the mat']), metric=CHARACTER)
+    'character', render_character_html, Text('on the mat the cat sat'), Lines(['the cat sat on the mat']), metric=CHARACTER,
+    example=dict(a0='on the mat the cat sat down'))

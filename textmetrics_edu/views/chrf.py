@@ -43,4 +43,5 @@ from .explorer import explorer, Text, Lines
 # %% ../../nbs/02_chrf.ipynb #c6b12202
 CHRF_EXPLORER = explorer(  # the controls come from chrF's own `Option`s (their `ui` ranges and labels)
     'chrf', render_chrf_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']),
-    metric=CHRF, options=('char_order', 'word_order', 'beta', 'lowercase', 'convention'))
+    metric=CHRF, options=('char_order', 'word_order', 'beta', 'lowercase', 'convention'),
+    example=dict(a0='the guards arrived', word_order=2))

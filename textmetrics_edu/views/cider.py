@@ -88,7 +88,8 @@ CIDER_EXPLORER = explorer(
     sigma=Float(6.0, 1.0, 20.0, 0.5, 'sigma'), tf=Choice('raw', ['raw', 'normalized'], 'tf'),
     unseen_idf=Choice('max', ['max', 'zero'], 'unseen idf'), length=Choice('bigrams', ['bigrams', 'words'], 'length'),
     curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
-    jupyter=dict(n_other=Int(10, 0, 30, 'other images')))
+    jupyter=dict(n_other=Int(10, 0, 30, 'other images')),
+    example=dict(a0='A brown dog on the grass', n_other=12, variant='cider'))
 
 # %% ../../nbs/03_cider.ipynb #5cfea0f4
 def cider_explorer(hyp: str = 'A dog runs on the grass.',  # initial caption

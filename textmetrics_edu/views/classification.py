@@ -51,7 +51,8 @@ CLASSIFICATION_EXPLORER = explorer(
     'classification', render_confusion_html, Text('cat dog dog cat dog cat', 'predicted'), Text('cat cat dog dog pig cat', 'gold'),
     average=Choice('macro', ['binary', 'micro', 'macro', 'weighted'], 'average'),
     beta=Float(1.0, 0.0, 4.0, 0.25, 'beta'), zero_division=Choice('0', ['0', '1', 'nan', 'warn'], '0/0 ='),
-    pos_label=Text('1', 'pos_label (binary)'), rows=[['average', 'beta'], ['zero_division', 'pos_label']])
+    pos_label=Text('1', 'pos_label (binary)'), rows=[['average', 'beta'], ['zero_division', 'pos_label']],
+    example=dict(a0='cat dog pig cat dog cat', average='weighted', beta=2.0))
 
 # %% ../../nbs/50_classification.ipynb #07fe48d3
 def classification_explorer(predictions: str = 'cat dog dog cat dog cat',  # initial predicted labels

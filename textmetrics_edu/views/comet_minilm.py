@@ -77,7 +77,8 @@ def _comet_minilm_explorer() -> Explorer:
     names = [p['name'] for p in comet_minilm_explorer_data()['pairs']]
     return Explorer('comet_minilm', render_comet_minilm_html, (Choice(names[0], names, 'pair'),),
                     dict(use_h=Flag(True, 'h'), use_r=Flag(True, 'r'), use_prod=Flag(True, 'h*r'),
-                         use_diff=Flag(True, '|h-r|')))
+                         use_diff=Flag(True, '|h-r|')),
+                    example=dict(a0='ru-en line 12, Online-Y (z -3.88)', use_r=False, use_diff=False))
 
 
 explorer_later('comet_minilm', _comet_minilm_explorer)

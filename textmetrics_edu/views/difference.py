@@ -146,4 +146,5 @@ from .explorer import explorer, Text, Lines, Choice
 
 DIFF_EXPLORER = explorer(
     'diff', render_difference_explorer, Text('Er sagte: „Wir kommen um 10:30 Uhr an.“'),
-    Lines(['Er sagte: „Wir sind um 10:30 Uhr da.“']), pair=Choice('bleu: 13a → intl', diff_pairs(), 'conventions'))
+    Lines(['Er sagte: „Wir sind um 10:30 Uhr da.“']), pair=Choice('bleu: 13a → intl', diff_pairs(), 'conventions'),
+    example=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'))

@@ -42,7 +42,8 @@ from .widgets import widget
 DISTINCT_EXPLORER = explorer(
     'distinct', render_distinct_html, Lines(['I do not know.', 'I do not know what you mean.', 'That is a great question!',
                                              'I do not know, sorry.'], 'samples'),
-    Int(2, 1, 4, 'n'), tokenize=Choice('13a', list(TOKENIZERS), 'tokenizer'), lowercase=Flag(False, 'lowercase'))
+    Int(2, 1, 4, 'n'), tokenize=Choice('13a', list(TOKENIZERS), 'tokenizer'), lowercase=Flag(False, 'lowercase'),
+    example=dict(a1=1))
 
 # %% ../../nbs/32_diversity.ipynb #6dbc75df
 def distinct_explorer(samples: Sequence[str] = ('I do not know.', 'I do not know what you mean.',
@@ -84,4 +85,5 @@ REPETITION_EXPLORER = explorer(
     'repetition', render_repetition_html,
     Lines(['the guard said that the guard said that the guard said that he was late',
            'the guard arrived late because of the rain, and nobody asked why'], 'continuations'),
-    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), tokenize=Choice('none', list(TOKENIZERS), 'tokenizer'))
+    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), tokenize=Choice('none', list(TOKENIZERS), 'tokenizer'),
+    example=dict(a1=2, a2=4))

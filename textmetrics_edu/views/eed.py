@@ -86,4 +86,5 @@ from .explorer import explorer, Text, Lines
 
 EED_EXPLORER = explorer(  # the controls come from EED's own `Option`s
     'eed', render_eed_html, Text('late was the guard'), Lines(['the guard was late']),
-    metric=EED, options=('language', 'compat', 'alpha', 'rho', 'deletion', 'insertion'))
+    metric=EED, options=('language', 'compat', 'alpha', 'rho', 'deletion', 'insertion'),
+    example=dict(a0='late was the guard today', rho=0.5))

@@ -130,6 +130,14 @@ class Explorer:
     note: str = ''  # HTML under the site's explorer (trusted: written by the notebook's author)
     rows: tuple = ()  # the Jupyter layout: keyword names per row under the positional boxes (default: one row)
     jupyter: dict = field(default_factory=dict)  # keyword -> `Control` used in Jupyter instead (e.g. `plot=Fixed(True)`)
+    example: dict = field(default_factory=dict)  # a reader's change: control name ('a0', 'a1', ... or a keyword) -> the
+    # raw value the page would send; the tests render it in CPython and in the browser's subset (declared here, not in them)
+
+    def __post_init__(self):
+        names = {f'a{i}' for i in range(len(self.args))} | set(self.kwargs)
+        if set(self.example) - names:
+            raise ValueError(f"explorer {self.name!r}: `example` names no control: {sorted(set(self.example) - names)} "
+                             f"(controls: {sorted(names)})")
 
 
 EXPLORERS: dict[str, Explorer] = {}  # name -> declaration, filled by the views modules (`explorer`)
@@ -161,6 +169,7 @@ def explorer(name: str,  # the explorer's name (unique)
              metric=None,  # a `core.Metric` whose `options` (names, or (name, initial value)) become controls
              options: tuple = (),
              note: str = '', rows=(), jupyter: dict | None = None,
+             example: dict | None = None,  # a reader's change of the controls (`Explorer.example`)
              **kwargs: Control,  # other keywords' controls
             ) -> Explorer:  # registered in `EXPLORERS`
     "Declare the explorer `name` (once, in its lesson's views module); returns the declaration."
@@ -171,7 +180,8 @@ def explorer(name: str,  # the explorer's name (unique)
         if n not in by: raise ValueError(f"explorer {name!r}: {n!r} is not an option of {getattr(metric, 'name', None)!r}")
         kw[n] = option_control(by[n], v)
     kw.update(kwargs)
-    ex = Explorer(name, render, tuple(args), kw, note, tuple(tuple(r) for r in rows), dict(jupyter or {}))
+    ex = Explorer(name, render, tuple(args), kw, note, tuple(tuple(r) for r in rows), dict(jupyter or {}),
+                  dict(example or {}))
     # a declaration run in a notebook (its renderer defined in `__main__`) is the lesson's draft: the registry keeps
     # the package's own (from the exported views module)
     if getattr(render, '__module__', '') != '__main__': EXPLORERS[name] = ex

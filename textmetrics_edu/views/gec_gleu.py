@@ -51,4 +51,5 @@ GEC_GLEU_EXPLORER = explorer(  # the controls come from GEC GLEU's own `Option`s
     'gec_gleu', render_gec_gleu_html, Text('New technology has been introduced to society .', 'correction'),
     Lines(['New technology has been introduced to society .', 'New technology has been introduced into the society .']),
     metric=_g.GEC_GLEU, options=('penalty', 'max_order', 'lowercase'),
-    source=Text('New and new technology has been introduced to the society .', 'source'))
+    source=Text('New and new technology has been introduced to the society .', 'source'),
+    example=dict(a0='New technology has been introduced into society .', max_order=2))

@@ -73,7 +73,9 @@ GLUE_EXPLORER = explorer(   # SuperGLUE's CBoW row (Wang et al. 2019, Table 3): 
     'glue', render_benchmark_html,
     Text('boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, '
          'axb=-0.4, axg=100.0/50.0', 'task scores'),
-    benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published'))
+    benchmark=Choice('superglue', ['glue', 'superglue'], 'benchmark'), published=Text('44.3', 'published'),
+    example=dict(a0='boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, '
+            'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'))
 
 # %% ../../nbs/51_glue.ipynb #26d7a8f0
 def _row_text(cols: dict) -> str:

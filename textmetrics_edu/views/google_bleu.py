@@ -51,4 +51,5 @@ def render_google_bleu_html(hyp: str,  # the hypothesis
 # %% ../../nbs/04_google_bleu.ipynb #86158ba8
 GOOGLE_BLEU_EXPLORER = explorer(
     'google_bleu', render_google_bleu_html, Text('the cat sat on the mat'), Lines(['the cat is on the mat']),
-    metric=GOOGLE_BLEU, options=('min_len', 'max_len', 'lowercase'))
+    metric=GOOGLE_BLEU, options=('min_len', 'max_len', 'lowercase'),
+    example=dict(a0='the cat is on a mat', max_len=2))

@@ -114,7 +114,8 @@ def _mauve_explorer() -> Explorer:
                                                  Choice('25', [str(s) for s in d['seeds']], 'seed')),
                     dict(c=Float(5.0, 0.5, 20.0, 0.5, 'c'), smoothed=Flag(False, 'MAUVE* (smoothed)')),
                     note='Precomputed bucket counts (all-MiniLM-L6-v2 features, mauve-text quantisation); the frontier '
-                         'and MAUVE are computed live from them.')
+                         'and MAUVE are computed live from them.',
+                    example=dict(a0='1-gram', a1='40', a2='27', c=2.0, smoothed=True))
 
 
 explorer_later('mauve', _mauve_explorer)

@@ -213,7 +213,8 @@ def _meta_eval_explorer() -> Explorer:
                     dict(human=Choice('DA z', list(human), 'human score'),
                          system=Choice('ALMAnaCH-Inria', list(human['DA z']), 'move the human score of'),
                          shift=Float(0.0, -4.0, 4.0, 0.1, 'by (standard deviations)'),
-                         exclude=Csv([], 'exclude (system names, comma-separated)')))
+                         exclude=Csv([], 'exclude (system names, comma-separated)')),
+                    example=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'))
 
 
 explorer_later('meta_eval', _meta_eval_explorer)

@@ -72,7 +72,8 @@ METEOR_EXPLORER = explorer(
     rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']],
     jupyter=dict(synonyms=Flag(True, 'synonym stage'), plot=Fixed(True)),   # WordNet and matplotlib: Python only
     note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '
-         'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).')
+         'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).',
+    example=dict(a0='the car stopped near houses'))
 
 # %% ../../nbs/21_meteor.ipynb #a673b89d
 def meteor_explorer(hyp: str = 'The cars halted near the big houses',  # initial hypothesis

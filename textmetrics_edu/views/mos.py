@@ -90,7 +90,9 @@ MOS_EXPLORER = explorer(   # in Jupyter, `mos_explorer(datasets)` adds a menu of
     confidence=Float(0.95, 0.5, 0.99, 0.01, 'confidence'), n_samples=Int(1000, 100, 2000, 'bootstrap resamples'),
     note='In the browser the intervals come from the standard-library engine (<code>mos(..., engine="python")</code>): '
          'the naive and CrowdMOS intervals equal the numpy/scipy ones, the bootstrap draws with '
-         '<code>random.Random(seed)</code>.')
+         '<code>random.Random(seed)</code>.',
+    example=dict(a0='A s1 r1 4\nA s1 r2 5\nA s2 r1 2\nA s2 r2 3\nB s1 r1 5\nB s2 r2 4\nB s1 r2 4\nB s2 r1 5',
+            method='all', confidence=0.9, n_samples=500))
 
 # %% ../../nbs/60_mos.ipynb #9e1a49ff
 def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long table}; 'typed' (the text box) is always offered

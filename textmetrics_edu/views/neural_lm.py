@@ -75,7 +75,8 @@ def _neural_lm_explorer() -> Explorer:
     passages = list(d['passages'])
     others = [k for k in d['passages'][passages[0]]['bits'] if k != 'tiny GPT-2']
     return Explorer('neural_lm', render_surprisal_html, (Choice(passages[0], passages, 'passage'),),
-                    dict(other=Choice('char 4-gram', others, 'compare with')))
+                    dict(other=Choice('char 4-gram', others, 'compare with')),
+                    example=dict(a0='test lines 121-122: do get their children ; but ...', other='char 2-gram'))
 
 
 explorer_later('neural_lm', _neural_lm_explorer)

@@ -62,7 +62,8 @@ NGRAM_LM_EXPLORER = explorer(
                                            'training text (one sentence a line)'),
     Text('the queen is here', 'test sentence'), order=Int(2, 1, 4, 'order n'),
     smoothing=Choice('kneser-ney', list(SMOOTHINGS), 'smoothing'), unk_cutoff=Int(1, 1, 3, 'unk_cutoff'),
-    padding=Choice('eos', ['eos', 'nltk'], 'padding'))
+    padding=Choice('eos', ['eos', 'nltk'], 'padding'),
+    example=dict(a1='the queen is long', smoothing='mle', order=3))
 
 # %% ../../nbs/31_ngram_lm.ipynb #822e8535
 def ngram_lm_explorer(train: str = 'the king is dead\nlong live the king\nthe queen is dead\nthe king is here',

@@ -45,4 +45,5 @@ def render_nist_html(hyp: str,  # the hypothesis
 NIST_EXPLORER = explorer(
     'nist', render_nist_html, Text('the military always obeys the commands of the party'),
     Lines(['the military will forever heed party commands', 'the army always heeds the directions of the party']),
-    metric=NIST, options=('max_order', 'lowercase', 'convention'))
+    metric=NIST, options=('max_order', 'lowercase', 'convention'),
+    example=dict(a0='the army obeys the party', convention='nltk'))

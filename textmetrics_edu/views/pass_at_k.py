@@ -46,4 +46,5 @@ from .explorer import explorer, Int
 
 # %% ../../nbs/54_pass_at_k.ipynb #fa5da551
 PASS_AT_K_EXPLORER = explorer('pass_at_k', render_pass_at_k_html, Int(10, 1, 200, 'n (samples)'),
-                              Int(3, 0, 200, 'c (passing)'), Int(5, 1, 100, 'k'))
+                              Int(3, 0, 200, 'c (passing)'), Int(5, 1, 100, 'k'),
+                              example=dict(a0=200, a1=13, a2=100))

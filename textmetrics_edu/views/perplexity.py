@@ -51,7 +51,8 @@ from .widgets import widget
 TEMPERATURE_EXPLORER = explorer(
     'temperature', render_distribution_html, Csv(['sunny', 'rainy', 'cloudy', 'cold', 'nice', 'grey', 'hot', 'windy'], 'words'),
     Numbers([3.0, 2.5, 2.2, 1.0, 0.8, 0.3, -0.5, -1.0], 'scores'), Float(1.0, 0.05, 10, 0.05, 'temperature'),
-    plot=Fixed(False), jupyter=dict(plot=Fixed(True)))
+    plot=Fixed(False), jupyter=dict(plot=Fixed(True)),
+    example=dict(a2=0.3))
 
 # %% ../../nbs/30_perplexity.ipynb #fee6faf3
 def temperature_explorer(words: Sequence[str] = ('sunny', 'rainy', 'cloudy', 'cold', 'nice', 'grey', 'hot', 'windy'),  # candidates

@@ -41,4 +41,5 @@ def render_ribes_html(hyp: str,  # the hypothesis
 RIBES_EXPLORER = explorer(
     'ribes', render_ribes_html, Text('he read the book because he was interested in world history'),
     Lines(['he was interested in world history because he read the book']),
-    metric=RIBES, options=('alpha', 'beta', 'lowercase'))
+    metric=RIBES, options=('alpha', 'beta', 'lowercase'),
+    example=dict(a0='he was interested in history because he read', alpha=0.5))

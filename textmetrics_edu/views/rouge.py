@@ -87,7 +87,8 @@ from .widgets import widget
 # %% ../../nbs/20_rouge.ipynb #4490a672
 ROUGE_EXPLORER = explorer(
     'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), n=Int(2, 1, 4, 'n'), stem=Flag(False, 'stemming'),
-    tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer'))
+    tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer'),
+    example=dict(a0='the guards arrive later', n=1, stem=True))
 
 # %% ../../nbs/20_rouge.ipynb #9103f432
 def rouge_explorer(hyp: str = 'the guard arrived late because of the rain',  # initial hypothesis

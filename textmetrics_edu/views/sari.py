@@ -59,4 +59,5 @@ SARI_EXPLORER = explorer(  # the menus come from SARI's own `Option`s
     'sari', render_sari_html, Text('About 95 species are now agreed .', 'output'),
     Lines(['About 95 species are currently known .', 'About 95 species are now accepted .', '95 species are now accepted .']),
     metric=_sari.SARI, options=('convention', 'tokenize', 'lowercase'),
-    source=Text('About 95 species are currently accepted .', 'source'))
+    source=Text('About 95 species are currently accepted .', 'source'),
+    example=dict(a0='About 95 species are now accepted .', convention='hf'))

@@ -101,7 +101,9 @@ def _significance_explorer() -> Explorer:
          Lines(['the cat sat on the mat', 'the dog barked', 'it is raining today', 'he came home late', 'we like green tea'],
                'references (one a line)')),
         dict(metric=Choice('bleu', significance_metrics(), 'metric'), n_samples=Int(200, 10, 1000, 'resamples'),
-             seed=Int(12345, 0, 99999, 'seed')))
+             seed=Int(12345, 0, 99999, 'seed')),
+        example=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
+                metric='chrf', n_samples=50, seed=7))
 
 
 explorer_later('significance', _significance_explorer)

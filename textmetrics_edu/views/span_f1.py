@@ -54,4 +54,5 @@ from .explorer import explorer, Text, Choice
 SPAN_F1_EXPLORER = explorer(
     'span_f1', render_span_f1_html, Text('B-PER I-PER O I-LOC I-LOC O B-ORG', 'predicted tags'),
     Text('B-PER I-PER O B-LOC O O B-ORG', 'gold tags'), tokens=Text('Ada Lovelace visited London today with IBM', 'tokens'),
-    scheme=Choice('IOB2', SCHEMES, 'strict scheme'))
+    scheme=Choice('IOB2', SCHEMES, 'strict scheme'),
+    example=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'))

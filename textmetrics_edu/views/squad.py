@@ -65,4 +65,5 @@ from .explorer import explorer, Text, Lines
 # %% ../../nbs/52_squad.ipynb #978fa243
 SQUAD_EXPLORER = explorer(
     'squad', render_squad_html, Text('Broncos of Denver, Colorado', 'prediction'),
-    Lines(['Denver Broncos', 'The Broncos', 'the'], 'gold answers'), metric=SQUAD, options=('convention',))
+    Lines(['Denver Broncos', 'The Broncos', 'the'], 'gold answers'), metric=SQUAD, options=('convention',),
+    example=dict(a0='the Denver Broncos.', convention='v1.1'))
