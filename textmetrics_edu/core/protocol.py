@@ -190,6 +190,8 @@ class Metric:
     refs_across_segments: bool = False  # prepare_refs draws on every segment's references (CIDEr's document
     # frequencies, NIST's information weights): a part of the corpus alone cannot compute a segment's statistics
     corpus_prep: CorpusPrep | None = None  # the two-pass form of such a metric, for scale-out (None: not distributable)
+    not_additive: str = ''  # why its per-segment statistics do not add up to the corpus score ('': they do), e.g. a
+    # count of distinct items (a union, not a sum); scale-out refuses the metric with this reason
 
     def opts(self, given: dict, sentence: bool = False) -> dict:
         "Validated options of a call (defaults, sentence-level defaults and fixed values filled in)."

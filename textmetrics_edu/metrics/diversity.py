@@ -185,11 +185,15 @@ DISTINCT_LEVEL = Option('level', str, 'system', "distinct-n: 'system' (the whole
 def distinct_metric(n: int) -> Metric:
     "The registry's spec of distinct-n (`distinct1` ... `distinct4`)."
     return Metric(f'distinct{n}', (DISTINCT_LEVEL, *DIVERSITY_OPTIONS), aggregate='corpus', cli_prefix='diversity',
-                  description=f'distinct-{n} (Li et al. 2016), ignores references')
+                  description=f'distinct-{n} (Li et al. 2016), ignores references',
+                  not_additive="distinct-n divides the number of distinct n-grams of the whole corpus by the total: the "
+                               "distinct set is a union, not a sum, and it grows with the corpus")
 
 
 SELF_BLEU = Metric('self_bleu', DIVERSITY_OPTIONS, aggregate='corpus', cli_prefix='diversity',
-                   description='self-BLEU (Zhu et al. 2018), ignores references')
+                   description='self-BLEU (Zhu et al. 2018), ignores references',
+                   not_additive="self-BLEU scores every sample against all the others: a partition would need the whole "
+                                "corpus (n^2 pairs), and no per-sample statistic adds up")
 for _n in (1, 2, 3, 4):
     register(distinct_metric(_n), partial(corpus_distinct, n=_n), partial(sentence_distinct, n=_n))
 register(SELF_BLEU, self_bleu);

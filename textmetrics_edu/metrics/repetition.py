@@ -120,7 +120,8 @@ SEQ_REP = Metric('seq_rep', (Option('n', int, 4, 'n-gram order (the paper report
                              *REP_TOKENIZE),
                  segment_stats=_seq_rep_stats, score=_seq_rep_score, signature=_seq_rep_signature, aggregate='mean',
                  cli_prefix='rep', higher_is_better=False,
-                 description='seq-rep-n (Welleck et al. 2020): mean share of repeated n-grams per continuation, ignores references')
+                 description='seq-rep-n (Welleck et al. 2020): mean share of repeated n-grams per continuation, ignores references',
+                 not_additive='uniq-seq counts the distinct tokens of the whole corpus: a union, not a sum')
 
 
 @accepts_tool_names
@@ -229,7 +230,8 @@ REP_L = Metric('rep_l', (Option('context', int, 128, 'l: previous reference toke
                          *REP_TOKENIZE),
                segment_stats=_rep_stats, score=_rep_score, signature=_rep_signature, multi_ref=False, cli_prefix='rep',
                higher_is_better=False,
-               description='rep/l (Welleck et al. 2020): share of next-token predictions repeating one of the previous l tokens')
+               description='rep/l (Welleck et al. 2020): share of next-token predictions repeating one of the previous l tokens',
+               not_additive='uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum')
 corpus_rep_l = corpus_fn(REP_L, """rep/l, wrep/l, human rep/l and uniq (Welleck et al. 2020) of next-token predictions
 (`hyps[i]`: one predicted token per token of `refs[i]`, the true text). Equals the authors' `repeat_at_1` summed and
 divided by the token count (facebookresearch/unlikelihood_training, `custom/metrics.py`).""")

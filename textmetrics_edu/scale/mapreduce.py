@@ -14,27 +14,15 @@ from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus
                     discover_metrics, get_metric, stats_from_row, stats_row, total_stats, with_detail)
 
 # %% auto #0
-__all__ = ['NOT_DISTRIBUTABLE', 'OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows',
-           'release_caches', 'partition_stats', 'score_partitions', 'corpus_part', 'corpus_from_parts',
-           'partition_rows', 'score_rows', 'PoissonSums', 'partition_poisson', 'poisson_scores', 'ci_from_scores',
-           'partition_word_counts', 'partition_ngram_counts', 'ngram_counts_from_counts', 'vocab_from_word_counts',
-           'PerplexitySums', 'partition_perplexity', 'perplexity_from_sums']
+__all__ = ['OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows', 'release_caches',
+           'partition_stats', 'score_partitions', 'corpus_part', 'corpus_from_parts', 'partition_rows', 'score_rows',
+           'PoissonSums', 'partition_poisson', 'poisson_scores', 'ci_from_scores', 'partition_word_counts',
+           'partition_ngram_counts', 'ngram_counts_from_counts', 'vocab_from_word_counts', 'PerplexitySums',
+           'partition_perplexity', 'perplexity_from_sums']
 
 # %% ../../nbs/70_scale.ipynb #8d9569cc
 class ScaleError(MetricInputError):
     "A metric or input that cannot be scored exactly from partitions; the message says why."
-
-
-NOT_DISTRIBUTABLE = {  # registered metrics without additive statistics, and why
-    'self_bleu': "self-BLEU scores every sample against all the others: a partition would need the whole corpus "
-                 "(n^2 pairs), and no per-sample statistic adds up",
-    'distinct': "distinct-n divides the number of distinct n-grams of the whole corpus by the total: the distinct set "
-                "is a union, not a sum, and it grows with the corpus",
-    'seq_rep': "uniq-seq counts the distinct tokens of the whole corpus: a union, not a sum",
-    'rep_l': "uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum",
-    'span_f1': "span F1's per-type counts (macro and weighted F1, the per-type table) are a mapping by entity type, "
-               "which partitions do not ship (micro F1 alone would add up)",
-}
 
 
 OPTION_REFUSALS = {  # (metric, option, value) whose check needs the whole corpus, and what to do instead
@@ -42,12 +30,6 @@ OPTION_REFUSALS = {  # (metric, option, value) whose check needs the whole corpu
                                  "classes, which no partition can see; pass average='macro' with labels=[pos_label]: "
                                  "the F1 of the positive class, the same number",
 }
-
-
-def _refusal(name: str) -> str | None:
-    for k, why in NOT_DISTRIBUTABLE.items():
-        if name.lower().startswith(k): return why
-    return None
 
 # %% ../../nbs/70_scale.ipynb #39ac7538
 @dataclass(frozen=True)
@@ -68,12 +50,13 @@ def scale_plan(metric: str,  # a registered metric name (any case), e.g. 'bleu',
                **opts,  # the metric's options, validated here once (a misspelled one raises)
               ) -> ScalePlan:
     """What `metric` needs to be computed from partitions. Raises `ScaleError` (a `MetricInputError`) for a metric whose
-    statistics do not add up (`NOT_DISTRIBUTABLE` says why) and for an unknown name."""
+    statistics do not add up (its spec says why: `Metric.not_additive`, `aggregate='corpus'`, `refs_across_segments`
+    without `corpus_prep`) and for an unknown name."""
     if not isinstance(metric, str): raise ScaleError(f"`metric` must be a metric name, got {metric!r}")
-    why = _refusal(metric)
-    if why: raise ScaleError(f"{metric}: cannot be computed exactly from partitions: {why}")
     if metric.lower() not in {k.lower() for k in METRICS}: discover_metrics()
     reg = next((r for k, r in METRICS.items() if k.lower() == metric.lower()), None)
+    if reg is not None and reg.metric.not_additive:   # declared by the metric's lesson
+        raise ScaleError(f"{reg.name}: cannot be computed exactly from partitions: {reg.metric.not_additive}")
     if reg is not None and reg.metric.aggregate == 'corpus':
         raise ScaleError(f"{reg.name}: cannot be computed exactly from partitions: it has no per-segment statistics that "
                          "add up (its corpus function needs the whole corpus at once)")
