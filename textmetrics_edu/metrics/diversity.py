@@ -192,6 +192,7 @@ def distinct_metric(n: int) -> Metric:
 
 SELF_BLEU = Metric('self_bleu', DIVERSITY_OPTIONS, aggregate='corpus', cli_prefix='diversity',
                    description='self-BLEU (Zhu et al. 2018), ignores references',
+                   higher_is_better=False,   # a similarity of the samples to each other: lower is more diverse
                    not_additive="self-BLEU scores every sample against all the others: a partition would need the whole "
                                 "corpus (n^2 pairs), and no per-sample statistic adds up")
 for _n in (1, 2, 3, 4):
