@@ -11,8 +11,8 @@ from .inputs import MetricInputError, TextmetricsDeprecationWarning, is_sequence
 
 # %% auto #0
 __all__ = ['HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter', 'filtered_stderr',
-           'n_refs_label', 'CorpusPrep', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn',
-           'detail', 'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
+           'n_refs_label', 'CorpusPrep', 'CountedModel', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn',
+           'sentence_fn', 'detail', 'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -160,6 +160,19 @@ class CorpusPrep:
     finish: Callable  # finish(total, opts) -> the corpus object (e.g. `CIDErCorpus`)
     rows: Callable  # rows(hyps, refs, opts, corpus) -> one statistics object per segment (picklable)
     score: Callable  # score(rows of every segment in corpus order, opts, corpus, signature) -> the corpus result
+
+
+@dataclass(frozen=True)
+class CountedModel:
+    """What a model that *is* its counts (the n-gram LM; KenLM's estimation) gives scale-out, so that no engine knows
+    it by name: the counts of partitions add up and the model is made once from the merged counts; each test sentence
+    is scored alone, and the result is made once from the sums of the sentences' statistics."""
+    name: str  # the registry's name (`get_counted_model`), e.g. 'ngram_lm'
+    from_counts: Callable  # from_counts(counts, order, *, padding, unk_cutoff, vocab) -> the model (merged 1..n-gram counts)
+    perplexity: Callable  # perplexity(model, sents, smoothing, *, gamma, discount) -> a result with nll_nats, tokens,
+    # per_sequence, zero_prob_tokens and oov (called on one sentence at a time)
+    from_totals: Callable  # from_totals(model, *, nll, events, per_sequence, zeros, oov, smoothing, gamma, discount,
+    # average) -> the result of the whole test text (nll: the left fold of the sentences' NLL, in nats)
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .protocol import Metric, Option, corpus_fn, sentence_fn
+from .protocol import CountedModel, Metric, Option, corpus_fn, sentence_fn
 from .inputs import MetricInputError
 
 # %% auto #0
-__all__ = ['METRICS', 'COMMANDS', 'METRIC_PACKAGES', 'Registration', 'CommandSpec', 'register_command', 'cli_flag', 'cli_options',
-           'register', 'discover_metrics', 'get_metric', 'metrics_table', 'register_corpus_level']
+__all__ = ['METRICS', 'COMMANDS', 'METRIC_PACKAGES', 'COUNTED_MODELS', 'Registration', 'CommandSpec', 'register_command',
+           'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table',
+           'register_corpus_level', 'register_counted_model', 'get_counted_model']
 
 # %% ../../nbs/00_core.ipynb #fb1d9cdb
 @dataclass(frozen=True)
@@ -130,3 +131,21 @@ def register_corpus_level(metric: Metric,  # the protocol spec
     result's `segment_scores` and `explain(i)` instead of scoring a segment alone. Returns the metric."""
     METRICS[metric.name] = Registration(metric, corpus or metric.corpus, None)
     return metric
+
+
+COUNTED_MODELS: dict[str, CountedModel] = {}   # name -> spec, filled by the lessons' modules (`register_counted_model`)
+
+
+def register_counted_model(spec: CountedModel) -> CountedModel:
+    "Register a model made of counts (`CountedModel`) for scale-out; returns it."
+    COUNTED_MODELS[spec.name] = spec
+    return spec
+
+
+def get_counted_model(name: str) -> CountedModel:
+    """The `CountedModel` registered as `name` (the lessons' modules are imported first if needed, as for metrics);
+    `MetricInputError` naming the registered ones otherwise."""
+    if name not in COUNTED_MODELS: discover_metrics()
+    if name not in COUNTED_MODELS:
+        raise MetricInputError(f"no counted model {name!r} (registered: {', '.join(sorted(COUNTED_MODELS)) or 'none'})")
+    return COUNTED_MODELS[name]

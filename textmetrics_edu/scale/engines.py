@@ -12,7 +12,7 @@ from typing import Sequence
 from ..core import MetricInputError, check_count, check_seed
 from ..core.datasets import SegmentFileError
 from .mapreduce import (ScaleError, ci_from_scores, corpus_from_parts, corpus_part,
-                        partition_rows, score_rows, ngram_counts_from_counts, partition_ngram_counts,
+                        partition_rows, score_rows, ngram_lm, partition_ngram_counts,
                         partition_perplexity, partition_poisson, partition_stats, partition_word_counts,
                         perplexity_from_sums, poisson_scores, score_partitions, scale_plan, vocab_from_word_counts)
 
@@ -178,7 +178,7 @@ def dask_ngram_counts(bag,  # a dask.bag of training sentences (token lists)
         vocab = vocab_from_word_counts(freq, unk_cutoff); known = frozenset(vocab)
     counts = _compute(bag.reduction(partial(partition_ngram_counts, order=order, padding=padding, known=known),
                                     _add_all), progress)
-    return ngram_counts_from_counts(counts, order, padding=padding, unk_cutoff=unk_cutoff, vocab=vocab)
+    return ngram_lm().from_counts(counts, order, padding=padding, unk_cutoff=unk_cutoff, vocab=vocab)
 
 
 def dask_perplexity(m,  # the model (`NgramCounts`)
