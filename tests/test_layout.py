@@ -154,3 +154,19 @@ def test_core_imports_no_heavy_library_at_module_level(folder):
             else: continue
             bad += [f'{p.name}: {n}' for n in names if n.split('.')[0] in heavy]
     assert bad == []
+
+
+def test_every_module_has_a_docstring():
+    """Each module of the package says what it is (its role, what it holds, its source) in a module docstring: nbdev's
+    from the notebook's summary, tools/export.py's for routed modules and sub-packages (`ROLES`); the top level sets
+    `__doc__` itself. A docstring that is not a sentence (cut mid-word, or a stray fragment) fails too."""
+    missing, short = [], []
+    for m, p in modules().items():
+        tree = ast.parse(p.read_text(encoding='utf-8'))
+        doc = ast.get_docstring(tree) or next((n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                                               and any(getattr(t, 'id', '') == '__doc__' for t in n.targets)
+                                               and isinstance(n.value, ast.Constant)), None)
+        if not doc: missing.append(m)
+        elif len(doc.split()) < 4 or not doc.rstrip().endswith(('.', ')', '`')): short.append((m, doc[-60:]))
+    assert not missing, f'modules without a docstring (make export writes one for routed modules): {missing}'
+    assert not short, f'docstrings that are not a sentence: {short}'
