@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from ..views.explorer import (Control, Explorer, Text, Para, Lines, Csv, Numbers, Int, Float, Choice, Flag,
+from ..views.explorer import (Control, Explorer, Text, Lines, Csv, Numbers, Int, Float, Choice, Flag,
                                             Fixed, LiveInputError, raw_of, render_call, spec_of, get_explorer,
                                             discover_explorers)
 

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -15,8 +14,8 @@ from typing import Sequence
 from functools import partial
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
-                                  Metric, Option, TOKENIZERS, register, fmt_value, accepts_tool_names)
-from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
+                                  Metric, Option, TOKENIZERS, register, accepts_tool_names)
+from .bleu import preprocess, BLEUStats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
 
 # %% auto #0
 __all__ = ['DIVERSITY_OPTIONS', 'DISTINCT_LEVEL', 'SELF_BLEU', 'distinct_counts', 'DistinctResult', 'corpus_distinct',

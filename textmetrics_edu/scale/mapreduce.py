@@ -5,7 +5,6 @@
 # %% ../../nbs/70_scale.ipynb #6db19bca
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Iterable, Sequence

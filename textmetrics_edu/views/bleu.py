@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, fmt_value
-from .html import figure_html, text_explorer
+from .html import figure_html
 from ..metrics.bleu import BLEUResult, SMOOTH_DEFAULTS, bleu_ngram_table, sentence_bleu
 
 # %% auto #0

@@ -9,7 +9,6 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, SegmentRefs
-from .html import text_explorer
 from ..metrics.cider import VARIANTS, coco_sample_refs, sentence_cider
 
 # %% auto #0

@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError
-from .html import figure_html, text_explorer
+from .html import figure_html
 from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 
 # %% auto #0

@@ -9,7 +9,6 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, check_refs_of_segment
-from .html import text_explorer
 from ..metrics.rouge import (ROUGE_TOKENIZERS, lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
                                           sentence_rouge)
 
