@@ -20,7 +20,7 @@ from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_se
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
 # LCS): see the "under the hood" notebook
 from ..kernels.stem import porter_stem, perl_porter_stem
-from ..kernels.rouge import (cached_tokens, tokenizer_fn, is_lossy, rouge_sentences, cached_ngrams, cached_skip_bigrams,
+from ..kernels.rouge import (cached_tokens, tokenizer_fn, is_lossy, rouge_sentences, cached_ngrams, clipped_overlap, cached_skip_bigrams,
                                           lcs_length, lcs_ref_indices, seg_units, wlcs_hits)
 
 # %% auto #0
