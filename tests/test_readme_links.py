@@ -61,14 +61,3 @@ def test_no_absolute_link_to_a_placeholder_site():
         url = cfg['DEFAULT'].get(key, '')
         if url and _placeholder(url): assert url not in text, f'README.md links the placeholder {key} {url}'
 
-
-def test_readme_is_what_make_readme_makes_now():
-    """README.md equals a fresh `make readme` (tools/make_readme.py from nbs/index.ipynb), generated in memory: a new
-    lesson, metric or section reaches the README, or this fails. nbs/index.ipynb is executed in this process (its cells
-    print a score and display two Markdown tables), not in a kernel."""
-    import nbformat
-    import make_readme
-    nb = nbformat.read(make_readme.src, as_version=4)
-    make_readme.execute_in_process(nb)
-    fresh = make_readme.readme_text(nb)
-    assert README.read_text(encoding='utf-8') == fresh, 'README.md is stale: run `make readme` (tools/make_readme.py)'
