@@ -297,3 +297,15 @@ def test_page_subtitle_renders_its_code_spans():
     assert b.inline_code_html('no code <b>') == 'no code &lt;b&gt;'
     assert b.inline_code_html('an unpaired ` stays') == 'an unpaired ` stays'
     assert 'description_html' in (b.SITE_ASSETS / 'page.html.j2').read_text()
+
+
+def test_readme_is_what_make_readme_makes_now():
+    """README.md equals a fresh `make readme` (tools/make_readme.py from nbs/index.ipynb), generated in memory: a new
+    lesson, metric or section reaches the README, or this fails. nbs/index.ipynb is executed in this process (its cells
+    print a score and display two Markdown tables), not in a kernel."""
+    import nbformat
+    import make_readme   # (here, not in test_readme_links.py: this module's tests import nbformat and nbconvert anyway)
+    nb = nbformat.read(make_readme.src, as_version=4)
+    make_readme.execute_in_process(nb)
+    fresh = make_readme.readme_text(nb)
+    assert (ROOT / 'README.md').read_text(encoding='utf-8') == fresh, 'README.md is stale: run `make readme` (tools/make_readme.py)'

@@ -19,6 +19,7 @@ import pytest
 
 from conftest import DOCS, NBS, ROOT, check_page, needs_chromium
 from textmetrics_edu.app.live import render_call, site_explorer, site_explorer_names
+from textmetrics_edu.views.explorer import get_explorer
 
 SITE_EXPLORERS = site_explorer_names()   # every declared explorer (derived from the declarations, no list)
 
@@ -105,37 +106,8 @@ def browser_bundle(tmp_path_factory):
 
 def test_explorers_render_the_same_without_numpy_and_regex(browser_bundle):
     "The shipped source, without numpy, regex, matplotlib, ... (as in Pyodide), gives the HTML of CPython with them."
-    changes = dict(bleu=dict(a0='the guard was late'), chrf=dict(a0='the guards arrived', word_order=2), rouge=dict(a0='the guards arrive later', n=1, stem=True),
-                   meteor=dict(a0='the car stopped near houses'), alignment=dict(a0='on a mat the cat sat down'),
-                   distinct=dict(n=1), repetition=dict(n=2, context=4), temperature=dict(temperature=0.3), burstiness=dict(a1='the'),
-                   cider=dict(a0='A brown dog on the grass', n_other=12, variant='cider'),
-                   classification=dict(a0='cat dog pig cat dog cat', average='weighted', beta=2.0),
-                   glue=dict(a0='boolq=62.1, cb=49.0/71.2, copa=51.6, multirc=0.0/0.4, record=14.0/13.6, rte=49.7, '
-                                'wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.1', published='44.5'),
-                   mos=dict(a0='A s1 r1 4\nA s1 r2 5\nA s2 r1 2\nA s2 r2 3\nB s1 r1 5\nB s2 r2 4\nB s1 r2 4\nB s2 r1 5',
-                            method='all', confidence=0.9, n_samples=500),
-                   meta_eval=dict(a0='chrF', human='DA raw', system='Online-W', shift=-2.5, exclude='ALMAnaCH-Inria'),
-                   ngram_lm=dict(a1='the queen is long', smoothing='mle', order=3),
-                   sari=dict(a0='About 95 species are now accepted .', convention='hf'),
-                   gec_gleu=dict(a0='New technology has been introduced into society .', max_order=2),
-                   eed=dict(a0='late was the guard today', rho=0.5), character=dict(a0='on the mat the cat sat down'),
-                   significance=dict(a1='the cat sat on the mat\nthe dog barked\nit is raining\nhe came home late\nwe like tea',
-                                     metric='chrf', n_samples=50, seed=7),
-                   diff=dict(a0='Er sagt: „Wir sind da.“', pair='rougeL: rouge-score → perl-A'),
-                   squad=dict(a0='the Denver Broncos.', convention='v1.1'), span_f1=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'),
-                   pass_at_k=dict(a0=200, a1=13, a2=100),
-                   google_bleu=dict(a0='the cat is on a mat', max_len=2), nist=dict(a0='the army obeys the party', convention='nltk'),
-                   ribes=dict(a0='he was interested in history because he read', alpha=0.5),
-                   neural_lm=dict(a0='test lines 121-122: do get their children ; but ...', other='char 2-gram'),
-                   mauve=dict(a0='1-gram', a1='40', a2='27', c=2.0, smoothed=True),
-                   bertscore=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True),
-                   alpaca_eval_win_rate=dict(a0='2, 1, 1.7, 0'),
-                   bradley_terry=dict(a0='x y a\ny x tie\nz x b\nx z tie\ny z a', k=16.0, initial=1500.0),
-                   llm_judge_agreement=dict(a0='a b a\nb b tie\ntie tie tie\na a b', orders='first order only'),
-                   benchmark_item=dict(a4='acc', a2=[-60.0, -69.04, -91.52, -86.27]),
-                   harness_perplexity=dict(a1=-250.0, wikitext=False), minimum_detectable_effect=dict(a0=1000, correlation=0.5),
-                   janitor=dict(a2=13), calibration=dict(a1='1, 1, 1, 1, 0, 1, 0, 1, 0, 0', norm='max', bins='mass'),
-                   comet_minilm=dict(a0='ru-en line 12, Online-Y (z -3.88)', use_r=False, use_diff=False))
+    # each explorer's change is declared with it (`Explorer.example`): a new explorer brings its own, none is listed here
+    changes = {n: get_explorer(n).example for n in SITE_EXPLORERS}
     code = _BLOCKED + f"""
 import json
 from textmetrics_edu.app.live import site_explorer
@@ -171,6 +143,15 @@ print(json.dumps({{n: [site_explorer(n).render(), site_explorer(n).render(**c)] 
     code = "import json; from textmetrics_edu.app.live import site_explorer; print(json.dumps(site_explorer('rouge').render(stem=True)))"
     assert json.loads(_run(_BLOCKED + code, browser_bundle)) == x.render(stem=True)
     assert 'needs the Python package' in json.loads(_run(_hide(HEAVY) + code))
+
+
+def test_every_explorer_declares_an_example_change():
+    "A reader's change of each explorer is part of its declaration (the test above renders it): none is missing"
+    missing = [n for n in SITE_EXPLORERS if not get_explorer(n).example]
+    assert not missing, f'explorers without `example=` (a change of their controls): {missing}'
+    from textmetrics_edu.views.explorer import Explorer, Text
+    with pytest.raises(ValueError, match='names no control'):
+        Explorer('x', render_call, (Text('a'),), example=dict(a1='b'))
 
 
 def test_every_explorer_is_placed_in_a_lesson():

@@ -60,3 +60,4 @@ def test_no_absolute_link_to_a_placeholder_site():
     for key in ('doc_host', 'git_url'):
         url = cfg['DEFAULT'].get(key, '')
         if url and _placeholder(url): assert url not in text, f'README.md links the placeholder {key} {url}'
+

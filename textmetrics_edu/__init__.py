@@ -1,3 +1,5 @@
+"""Part of textmetrics_edu; holds `API_PACKAGES`, `public_names`, `load_metrics`. From the notebook `nbs/99_api.ipynb` (API): Everything importable from the package top level: `from textmetrics_edu import corpus_bleu`."""
+
 __version__ = "0.1.0"
 """Everything importable from the package top level: `from textmetrics_edu import corpus_bleu`."""
 

@@ -1,0 +1,1 @@
+"""The command line (`textmetrics-edu`) and the live site explorers."""

@@ -1,0 +1,1 @@
+"""The language-model lessons' definitions: perplexity, n-gram models, next-token statistics."""

@@ -19,9 +19,7 @@ from ..kernels.ngram_lm_base import (
 from .perplexity import PerplexityResult, perplexity_from_stats
 
 # %% auto #0
-__all__ = ['SEGMENTS', 'lm_tokenize', 'split_segments', 'read_sentences', 'NgramCounts', 'count_ngrams', 'ngram_prob',
-           'LMPerplexityResult', 'ngram_perplexity', 'safe_exp', 'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK',
-           'SMOOTHINGS', 'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']
+__all__ = ['SEGMENTS', 'lm_tokenize', 'split_segments', 'read_sentences', 'NgramCounts', 'count_ngrams', 'ngram_prob', 'LMPerplexityResult', 'ngram_perplexity', 'safe_exp', 'NgramLM', 'train_ngram_lm', 'BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature', 'NGRAM_LM_COUNTS', 'ngram_counts_from_counts', 'perplexity_from_totals']
 
 # %% ../../nbs/31_ngram_lm.ipynb #2e5bf8a3
 _LM_TOKEN = re.compile(r"\w+(?:'\w+)*|[^\w\s]")
@@ -233,3 +231,53 @@ def train_ngram_lm(sents: Sequence[Sequence[str]],  # training sentences (token 
                    **opts) -> NgramLM:  # gamma, discount, unk_cutoff, padding: see NgramLM
     "Train an n-gram model: `NgramLM(order, smoothing, **opts).fit(sents)`."
     return NgramLM(order, smoothing, **opts).fit(sents)
+
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #b14af303
+from ..core import CountedModel, register_counted_model
+
+# %% ../../nbs/31b_ngram_lm_engine.ipynb #20b2bf88
+def ngram_counts_from_counts(counts: Counter,  # the merged 1..n-gram counts C(g) of every partition (tuples of words)
+                             order: int, *, padding: str = 'nltk', unk_cutoff: int = 1,
+                             vocab: tuple | None = None,  # the sorted vocabulary with <UNK> last (pass 1); None: from counts
+                            ) -> NgramCounts:
+    """The model (`NgramCounts`, equal to `count_ngrams` on the whole corpus) from merged counts: the totals the
+    estimators divide by are functions of the counts. `MetricInputError` for no counts."""
+    if not counts: raise MetricInputError("`sents` has no tokens (even after padding): nothing to train on")
+    if vocab is None: vocab = tuple(sorted(g[0] for g in counts if len(g) == 1 and g[0] != UNK)) + (UNK,)
+    context_total, context_types, continuation, continuation_total = Counter(), Counter(), Counter(), Counter()
+    for g, k in counts.items():
+        if len(g) > 1:
+            context_total[g[:-1]] += k
+            context_types[g[:-1]] += 1
+            continuation[g[1:]] += 1
+    for g, k in continuation.items(): continuation_total[g[:-1]] += k
+    n_tokens = sum(k for g, k in counts.items() if len(g) == 1)
+    return NgramCounts(order, vocab, counts, context_total, context_types, continuation, continuation_total,
+                       n_tokens, padding, unk_cutoff)
+
+
+def perplexity_from_totals(m: NgramCounts,  # the model
+                           *, nll: float,  # the test sentences' NLL in nats, added left to right in corpus order
+                           events: int,  # the scored events N
+                           per_sum: float,  # their perplexities, added left to right (the macro average's numerator)
+                           per_sequence: tuple,  # each sentence's perplexity, in order
+                           zeros: int, oov: int,  # events of probability 0; test tokens out of the vocabulary
+                           smoothing: str = 'kneser-ney', gamma: float = 0.1, discount: float | None = None,
+                           average: str = 'micro',  # 'micro': exp(nll / N); 'macro': the mean per-sentence perplexity
+                          ) -> LMPerplexityResult:
+    """The `LMPerplexityResult` of a whole test text from its sums (what `ngram_perplexity` returns on it at once).
+    `MetricInputError` for a bad `average`, bad options or no event."""
+    if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
+    gamma, discount = check_lm_options(m.order, smoothing, gamma, discount, m.unk_cutoff, m.padding)
+    if not events: raise MetricInputError("`sents` gives no event to score")
+    k = len(per_sequence)
+    micro, macro = safe_exp(nll / events), per_sum / k
+    return LMPerplexityResult(score=micro if average == 'micro' else macro,
+                              signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
+                              cross_entropy_bits=nll / events / math.log(2), nll_nats=nll, tokens=events,
+                              sequences=k, average=average, micro=micro, macro=macro, per_sequence=tuple(per_sequence),
+                              zero_prob_tokens=zeros, oov=oov, order=m.order, smoothing=smoothing)
+
+
+NGRAM_LM_COUNTS = register_counted_model(CountedModel(   # what scale-out needs from this model, declared once
+    'ngram_lm', from_counts=ngram_counts_from_counts, perplexity=ngram_perplexity, from_totals=perplexity_from_totals))

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): only the distribution functions work, in pure Python
 
-from ..core import MetricInputError, MetricResult, make_signature, fmt_value
+from ..core import MetricInputError, MetricResult, make_signature
 
 # %% auto #0
 __all__ = ['check_logprobs', 'check_probs', 'PerplexityResult', 'perplexity_from_stats', 'perplexity', 'perplexity_from_probs',

@@ -1,0 +1,1 @@
+"""The lessons' metric definitions: staged pure functions, results, each metric's `Metric` spec."""

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from collections import Counter, _count_elements
-import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import add

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -15,8 +14,8 @@ from typing import Sequence
 from functools import partial
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
-                                  Metric, Option, TOKENIZERS, register, fmt_value, accepts_tool_names)
-from .bleu import preprocess, BLEUStats, bleu_from_stats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
+                                  Metric, Option, TOKENIZERS, register, accepts_tool_names)
+from .bleu import preprocess, BLEUStats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
 
 # %% auto #0
 __all__ = ['DIVERSITY_OPTIONS', 'DISTINCT_LEVEL', 'SELF_BLEU', 'distinct_counts', 'DistinctResult', 'corpus_distinct',
@@ -185,11 +184,16 @@ DISTINCT_LEVEL = Option('level', str, 'system', "distinct-n: 'system' (the whole
 def distinct_metric(n: int) -> Metric:
     "The registry's spec of distinct-n (`distinct1` ... `distinct4`)."
     return Metric(f'distinct{n}', (DISTINCT_LEVEL, *DIVERSITY_OPTIONS), aggregate='corpus', cli_prefix='diversity',
-                  description=f'distinct-{n} (Li et al. 2016), ignores references')
+                  description=f'distinct-{n} (Li et al. 2016), ignores references',
+                  not_additive="distinct-n divides the number of distinct n-grams of the whole corpus by the total: the "
+                               "distinct set is a union, not a sum, and it grows with the corpus")
 
 
 SELF_BLEU = Metric('self_bleu', DIVERSITY_OPTIONS, aggregate='corpus', cli_prefix='diversity',
-                   description='self-BLEU (Zhu et al. 2018), ignores references')
+                   description='self-BLEU (Zhu et al. 2018), ignores references',
+                   higher_is_better=False,   # a similarity of the samples to each other: lower is more diverse
+                   not_additive="self-BLEU scores every sample against all the others: a partition would need the whole "
+                                "corpus (n^2 pairs), and no per-sample statistic adds up")
 for _n in (1, 2, 3, 4):
     register(distinct_metric(_n), partial(corpus_distinct, n=_n), partial(sentence_distinct, n=_n))
 register(SELF_BLEU, self_bleu);

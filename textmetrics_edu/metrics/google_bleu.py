@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from ..core import (ngram_iter, MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
-                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, ngram_counts,
+from ..core import (ngram_iter, MetricInputError, MetricResult, make_signature,
+                                  Metric, Option, corpus_fn, sentence_fn, register, ngram_counts,
                                   TOKENIZERS, tokenize as core_tokenize)
 
 # %% auto #0

@@ -15,7 +15,7 @@ from ..core import (MetricInputError, MetricResult, check_text, make_signature, 
 from ..kernels.stem import porter_stem
 # (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
 from ..kernels.meteor import (WordNetMissingError, lexnames_text, find_wordnet_dir, load_wordnet,
-                                           wordnet_synonyms, SYN_CACHE, tokens_cached, align_fast)
+                                           wordnet_synonyms, tokens_cached, align_fast)
 
 # %% auto #0
 __all__ = ['STAGES', 'METEOR_TOKENIZERS', 'METEOR', 'corpus_meteor', 'sentence_meteor', 'align_stage', 'meteor_align',

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
+from ..core import (MetricInputError, MetricResult, make_signature,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail)
 
 # %% auto #0

@@ -9,11 +9,10 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  make_signature, fmt_value,
+from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                    Metric, Option, corpus_fn, sentence_fn, register, detail, fieldwise_total)
 from .edit_distance import render_alignment
-from ..kernels.ter import (BeamEditDistance, MAX_CACHE_SIZE, hypothesis_tokens,
+from ..kernels.ter import (BeamEditDistance, hypothesis_tokens,
                                         tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF)
 
 # %% auto #0

@@ -11,7 +11,7 @@ import unicodedata
 import sys
 from collections import Counter
 from operator import itemgetter
-from dataclasses import dataclass, field, astuple
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
@@ -20,7 +20,7 @@ from ..core import (MetricInputError, MetricResult, check_corpus, make_signature
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
 from ..kernels.wer import (items as _items, reference_items as _reference, clear_reference_caches, PURE_STEPS,
-                                        segment_distance, segment_codes, align_items, align_segments, expand_codes, cat, flat,
+                                        segment_distance, segment_codes, align_items, align_segments, cat, flat,
                                         jiwer_words, jiwer_chars, WERStats)
 
 # %% auto #0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, Metric, Option, check_corpus, make_signature, corpus_fn,
+from ..core import (MetricInputError, MetricResult, Metric, Option, make_signature, corpus_fn,
                     sentence_fn, register)
 
 # %% auto #0

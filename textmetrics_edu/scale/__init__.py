@@ -1,0 +1,1 @@
+"""Scoring at scale: partitions, map-reduce of the metrics' statistics, engines (Dask, Spark)."""

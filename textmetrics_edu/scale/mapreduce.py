@@ -5,36 +5,24 @@
 # %% ../../nbs/70_scale.ipynb #6db19bca
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Iterable, Sequence
 
-from ..core import (METRICS, Metric, MetricInputError, SegmentRefs, check_corpus, check_count, check_seed,
-                    discover_metrics, get_metric, stats_from_row, stats_row, total_stats, with_detail)
+from ..core import (METRICS, CountedModel, Metric, MetricInputError, SegmentRefs, check_corpus, check_count,
+                    check_seed, discover_metrics, get_counted_model, get_metric, stats_from_row, stats_row, total_stats,
+                    with_detail)
 
 # %% auto #0
-__all__ = ['NOT_DISTRIBUTABLE', 'OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows',
-           'release_caches', 'partition_stats', 'score_partitions', 'corpus_part', 'corpus_from_parts',
-           'partition_rows', 'score_rows', 'PoissonSums', 'partition_poisson', 'poisson_scores', 'ci_from_scores',
-           'partition_word_counts', 'partition_ngram_counts', 'ngram_counts_from_counts', 'vocab_from_word_counts',
-           'PerplexitySums', 'partition_perplexity', 'perplexity_from_sums']
+__all__ = ['OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows', 'release_caches',
+           'partition_stats', 'score_partitions', 'corpus_part', 'corpus_from_parts', 'partition_rows', 'score_rows',
+           'PoissonSums', 'partition_poisson', 'poisson_scores', 'ci_from_scores', 'ngram_lm', 'partition_word_counts',
+           'partition_ngram_counts', 'vocab_from_word_counts', 'PerplexitySums', 'partition_perplexity',
+           'perplexity_from_sums']
 
 # %% ../../nbs/70_scale.ipynb #8d9569cc
 class ScaleError(MetricInputError):
     "A metric or input that cannot be scored exactly from partitions; the message says why."
-
-
-NOT_DISTRIBUTABLE = {  # registered metrics without additive statistics, and why
-    'self_bleu': "self-BLEU scores every sample against all the others: a partition would need the whole corpus "
-                 "(n^2 pairs), and no per-sample statistic adds up",
-    'distinct': "distinct-n divides the number of distinct n-grams of the whole corpus by the total: the distinct set "
-                "is a union, not a sum, and it grows with the corpus",
-    'seq_rep': "uniq-seq counts the distinct tokens of the whole corpus: a union, not a sum",
-    'rep_l': "uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum",
-    'span_f1': "span F1's per-type counts (macro and weighted F1, the per-type table) are a mapping by entity type, "
-               "which partitions do not ship (micro F1 alone would add up)",
-}
 
 
 OPTION_REFUSALS = {  # (metric, option, value) whose check needs the whole corpus, and what to do instead
@@ -42,12 +30,6 @@ OPTION_REFUSALS = {  # (metric, option, value) whose check needs the whole corpu
                                  "classes, which no partition can see; pass average='macro' with labels=[pos_label]: "
                                  "the F1 of the positive class, the same number",
 }
-
-
-def _refusal(name: str) -> str | None:
-    for k, why in NOT_DISTRIBUTABLE.items():
-        if name.lower().startswith(k): return why
-    return None
 
 # %% ../../nbs/70_scale.ipynb #39ac7538
 @dataclass(frozen=True)
@@ -68,12 +50,13 @@ def scale_plan(metric: str,  # a registered metric name (any case), e.g. 'bleu',
                **opts,  # the metric's options, validated here once (a misspelled one raises)
               ) -> ScalePlan:
     """What `metric` needs to be computed from partitions. Raises `ScaleError` (a `MetricInputError`) for a metric whose
-    statistics do not add up (`NOT_DISTRIBUTABLE` says why) and for an unknown name."""
+    statistics do not add up (its spec says why: `Metric.not_additive`, `aggregate='corpus'`, `refs_across_segments`
+    without `corpus_prep`) and for an unknown name."""
     if not isinstance(metric, str): raise ScaleError(f"`metric` must be a metric name, got {metric!r}")
-    why = _refusal(metric)
-    if why: raise ScaleError(f"{metric}: cannot be computed exactly from partitions: {why}")
     if metric.lower() not in {k.lower() for k in METRICS}: discover_metrics()
     reg = next((r for k, r in METRICS.items() if k.lower() == metric.lower()), None)
+    if reg is not None and reg.metric.not_additive:   # declared by the metric's lesson
+        raise ScaleError(f"{reg.name}: cannot be computed exactly from partitions: {reg.metric.not_additive}")
     if reg is not None and reg.metric.aggregate == 'corpus':
         raise ScaleError(f"{reg.name}: cannot be computed exactly from partitions: it has no per-segment statistics that "
                          "add up (its corpus function needs the whole corpus at once)")
@@ -294,10 +277,15 @@ def ci_from_scores(scores: Sequence[float]) -> tuple[float, float]:
     return estimate_ci(np.asarray(scores, dtype=np.float64))
 
 # %% ../../nbs/70_scale.ipynb #f2d4c2d6
+def ngram_lm() -> CountedModel:
+    "The n-gram LM's own functions (its `CountedModel`, declared in its lesson's module), through the registry."
+    return get_counted_model('ngram_lm')
+
+
 def partition_word_counts(sents: Iterable,  # one partition of training sentences (token lists)
                           order: int, padding: str = 'nltk') -> Counter:
     "Pass 1 (only with `unk_cutoff` > 1): how often each word occurs in the padded sentences. Adds up."
-    from textmetrics_edu.lm.ngram_lm import check_sentences, pad_sentence
+    from textmetrics_edu.kernels.ngram_lm_base import check_sentences, pad_sentence
     sents = check_sentences(list(sents), 'sents') if sents else []
     return Counter(w for s in sents for w in pad_sentence(s, order, padding))
 
@@ -307,7 +295,7 @@ def partition_ngram_counts(sents: Iterable,  # one partition of training sentenc
                            known: frozenset | None = None,  # the vocabulary (pass 1); None: every word is known
                           ) -> Counter:
     "The 1..n-gram counts C(g) of one partition (unknown words as <UNK>), as `count_ngrams` counts them. Adds up."
-    from textmetrics_edu.lm.ngram_lm import UNK, check_sentences, pad_sentence
+    from textmetrics_edu.kernels.ngram_lm_base import UNK, check_sentences, pad_sentence
     sents = list(sents)
     counts = Counter()
     if not sents: return counts
@@ -319,29 +307,9 @@ def partition_ngram_counts(sents: Iterable,  # one partition of training sentenc
     return counts
 
 # %% ../../nbs/70_scale.ipynb #b935990d
-def ngram_counts_from_counts(counts: Counter,  # the merged 1..n-gram counts of every partition
-                             order: int, *, padding: str = 'nltk', unk_cutoff: int = 1,
-                             vocab: tuple | None = None,  # the sorted vocabulary with <UNK> last (pass 1); None: from counts
-                            ):
-    "The model (`NgramCounts`) from merged counts: the totals the estimators divide by are functions of the counts."
-    from textmetrics_edu.lm.ngram_lm import UNK, NgramCounts
-    if not counts: raise MetricInputError("`sents` has no tokens (even after padding): nothing to train on")
-    if vocab is None: vocab = tuple(sorted(g[0] for g in counts if len(g) == 1 and g[0] != UNK)) + (UNK,)
-    context_total, context_types, continuation, continuation_total = Counter(), Counter(), Counter(), Counter()
-    for g, k in counts.items():
-        if len(g) > 1:
-            context_total[g[:-1]] += k
-            context_types[g[:-1]] += 1
-            continuation[g[1:]] += 1
-    for g, k in continuation.items(): continuation_total[g[:-1]] += k
-    n_tokens = sum(k for g, k in counts.items() if len(g) == 1)
-    return NgramCounts(order, vocab, counts, context_total, context_types, continuation, continuation_total,
-                       n_tokens, padding, unk_cutoff)
-
-
 def vocab_from_word_counts(freq: Counter, unk_cutoff: int = 1) -> tuple:
     "The vocabulary `count_ngrams` keeps: words seen at least `unk_cutoff` times, sorted, then <UNK>."
-    from textmetrics_edu.lm.ngram_lm import UNK
+    from textmetrics_edu.kernels.ngram_lm_base import UNK
     return tuple(sorted(w for w, k in freq.items() if k >= unk_cutoff and w != UNK)) + (UNK,)
 
 # %% ../../nbs/70_scale.ipynb #5864ade2
@@ -357,13 +325,13 @@ class PerplexitySums:
         return PerplexitySums(self.rows + o.rows, self.events + o.events, self.zeros + o.zeros, self.oov + o.oov)
 
 
-def partition_perplexity(m,  # the model (`NgramCounts`, e.g. from `ngram_counts_from_counts`)
+def partition_perplexity(m,  # the model (`NgramCounts`, e.g. from `ngram_lm().from_counts`)
                          sents: Iterable,  # one partition of test sentences (token lists)
                          smoothing: str = 'kneser-ney', *, gamma: float = 0.1, discount: float | None = None,
                         ) -> PerplexitySums:
     "Each test sentence of the partition scored by the lesson's `ngram_perplexity`: its NLL, events, perplexity."
-    from textmetrics_edu.lm.ngram_lm import ngram_perplexity
     import numpy as np
+    ngram_perplexity = ngram_lm().perplexity
     sents = list(sents)
     if not sents: return PerplexitySums()
     rows, ev, zeros, oov = [], 0, 0, 0
@@ -376,17 +344,10 @@ def partition_perplexity(m,  # the model (`NgramCounts`, e.g. from `ngram_counts
 
 def perplexity_from_sums(m, total: PerplexitySums, smoothing: str = 'kneser-ney', *, gamma: float = 0.1,
                          discount: float | None = None, average: str = 'micro'):
-    "The `LMPerplexityResult` of the whole test text: micro exp(sum NLL / N), macro the mean per-sentence perplexity."
-    from textmetrics_edu.lm.ngram_lm import LMPerplexityResult, safe_exp, check_lm_options, lm_signature
-    if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
-    gamma, discount = check_lm_options(m.order, smoothing, gamma, discount, m.unk_cutoff, m.padding)
-    if not total.events: raise MetricInputError("`sents` gives no event to score")
-    nll, _, per = fold_rows(total.rows)
-    k = sum(len(r) for r in total.rows)
-    micro, macro = safe_exp(nll / total.events), per / k
-    return LMPerplexityResult(score=micro if average == 'micro' else macro,
-                              signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
-                              cross_entropy_bits=nll / total.events / math.log(2), nll_nats=nll, tokens=total.events,
-                              sequences=k, average=average, micro=micro, macro=macro,
-                              per_sequence=tuple(float(x) for r in total.rows for x in r[:, 2]),
-                              zero_prob_tokens=total.zeros, oov=total.oov, order=m.order, smoothing=smoothing)
+    """The `LMPerplexityResult` of the whole test text: micro exp(sum NLL / N), macro the mean per-sentence perplexity.
+    The sums are folded here in corpus order (`fold_rows`); the result is made by the model's own `from_totals`."""
+    nll, _, per = fold_rows(total.rows) if total.rows else (0.0, 0.0, 0.0)
+    return ngram_lm().from_totals(m, nll=nll, events=total.events, per_sum=per,
+                                  per_sequence=tuple(float(x) for r in total.rows for x in r[:, 2]),
+                                  zeros=total.zeros, oov=total.oov, smoothing=smoothing, gamma=gamma, discount=discount,
+                                  average=average)

@@ -1,0 +1,1 @@
+"""Statistics over scores: significance, agreement, meta-evaluation, benchmarks, preferences."""

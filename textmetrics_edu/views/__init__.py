@@ -1,0 +1,1 @@
+"""Renderers (HTML, text, figures) and each lesson's explorer declaration, for Jupyter and the site."""

@@ -35,4 +35,5 @@ from .explorer import explorer, Numbers
 # %% ../../nbs/87_alpaca_eval.ipynb #362dbc2d
 #| code-fold: true
 WIN_RATE_EXPLORER = explorer('alpaca_eval_win_rate', render_win_rate_html,
-                             Numbers([1.9, 1.2, 1.5, 1.0], 'preferences (1 = baseline better, 2 = model better)'))
+                             Numbers([1.9, 1.2, 1.5, 1.0], 'preferences (1 = baseline better, 2 = model better)'),
+                             example=dict(a0='2, 1, 1.7, 0'))

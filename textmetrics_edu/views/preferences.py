@@ -76,7 +76,8 @@ BRADLEY_TERRY_EXPLORER = explorer(
     'bradley_terry', render_ranking_html, Para(EXAMPLE_VERDICTS, 'verdicts: model_a model_b winner (a, b or tie)'),
     k=Float(4.0, 1.0, 64.0, 1.0, 'online Elo k-factor'), initial=Float(1000.0, 0.0, 2000.0, 100.0, 'initial rating'),
     note='Bradley-Terry by minorisation-maximisation and online Elo, both from <code>stats.preferences</code> '
-         '(standard library only), in your browser.')
+         '(standard library only), in your browser.',
+    example=dict(a0='x y a\ny x tie\nz x b\nx z tie\ny z a', k=16.0, initial=1500.0))
 
 # %% ../../nbs/85_bradley_terry.ipynb #ccb645ef
 def leaderboard_figure(models: Sequence[str], ratings, lower, upper,  # per model: rating and interval (Elo scale)
