@@ -69,7 +69,7 @@ def _jobs_for(item):
     name, params = item.originalname, getattr(getattr(item, 'callspec', None), 'params', {})
     if name == 'test_all_systems_default_options':
         s = params['system']
-        return ([('public', s, (), 'A', None)] if params['refs'] == 'A' and s == DEFAULT_SYSTEM else []) + [
+        return ([('public', s, (), 'A', HEAD)] if params['refs'] == 'A' and s == DEFAULT_SYSTEM else []) + [
             ('stats', s, (), params['refs'], None)]
     if name == 'test_every_option_combination_whole_system':
         return [('stats', 'Online-W', tuple(sorted(params['opts'].items())), 'A', None)]
@@ -121,8 +121,9 @@ def test_all_systems_default_options(wmt22, refs, system):
     streams = [wmt22['refs_A']] if refs == 'A' else [wmt22['refs_A'], wmt22['refs_B']]
     for k, (system, hyps) in [(WMT22_SYSTEMS.index(system), (system, wmt22['systems'][system]))]:
         ours = check_corpus_and_segments(hyps, streams, {}, system, reference('stats', system, {}, refs))
-        if system == DEFAULT_SYSTEM and refs == 'A':  # the two sacreBLEU steps used here are what its public corpus_score does
-            assert abs(100 * float(ours) - reference('public', system, {}, refs)) < 1e-9
+        if system == DEFAULT_SYSTEM and refs == 'A':  # the two sacreBLEU steps used here are what its public corpus_score
+            head = corpus_ter(hyps[:HEAD], [[r] for r in streams[0][:HEAD]])   # does (on the head: the same code path)
+            assert abs(100 * float(head) - reference('public', system, {}, refs, HEAD)) < 1e-9
         theirs = TER()._compute_score_from_stats([sum(ours.segment_edits), sum(ours.segment_ref_lengths)])
         assert ours.num_edits == theirs.num_edits and abs(ours.ref_length - theirs.ref_length) < 1e-9
 

@@ -7,6 +7,7 @@ import pytest
 
 import textmetrics_edu.core.text as text
 from textmetrics_edu.core import METRICS, Option, discover_metrics
+from test_registry import benchmark_corpus
 
 discover_metrics()
 
@@ -64,6 +65,7 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
     if name == 'span_f1': hyps, refs = TAGS_H, TAGS_R
     if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
     if name == 'rep_l': hyps = refs  # one predicted token per reference token
+    if name == 'benchmark_accuracy': hyps, refs = benchmark_corpus(3)   # JSON log-likelihoods and items
     extra = {'sources': hyps} if 'sources' in inspect.signature(spec.corpus_fn).parameters else {}   # SARI: a source each
     spec.corpus_fn(hyps, refs, **_explicit_options(spec), **extra)
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
@@ -78,6 +80,7 @@ def test_sentence_call_checks_each_option_once(name, option_checks):
     if name == 'span_f1': hyp, refs = TAGS_H[0], TAGS_R[0]
     if name.startswith('distinct'): refs = None
     if name == 'rep_l': hyp = refs  # one predicted token per reference token
+    if name == 'benchmark_accuracy': hyp, refs = (x[0] for x in benchmark_corpus(1))
     extra = {'source': hyp} if 'source' in inspect.signature(spec.sentence_fn).parameters else {}   # SARI: its source
     spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True), **extra)
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)

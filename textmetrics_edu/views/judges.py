@@ -93,4 +93,5 @@ JUDGE_AGREEMENT_EXPLORER = explorer(
     'llm_judge_agreement', render_judge_agreement_html,
     Para(EXAMPLE_JUDGEMENTS, 'verdicts: judge (A first), judge (B first), person; a, b or tie'),
     orders=Choice(JUDGE_ORDERS[0], JUDGE_ORDERS, 'judge asked in'),
-    note='Agreement, kappa and position bias from <code>stats.judges</code> (standard library only), in your browser.')
+    note='Agreement, kappa and position bias from <code>stats.judges</code> (standard library only), in your browser.',
+    example=dict(a0='a b a\nb b tie\ntie tie tie\na a b', orders='first order only'))
