@@ -135,6 +135,12 @@ def test_the_declared_direction_is_what_the_scores_do(name):
         toks = [r.split() for r in refs]
         assert _better(name, float(f(refs, refs)), float(f([' '.join(t[:1] + t[:-1]) for t in toks], refs))), name
         return
+    if name == 'benchmark_accuracy':   # log-likelihoods that pick the gold choice vs ones that pick another
+        from textmetrics_edu.stats.benchmark import benchmark_segments, mc_item
+        right, _ = benchmark_segments([mc_item(['a', 'b', 'c'], [-1.0 if j == g else -2.0 for j in range(3)], g) for g in (0, 1, 2)])
+        wrong, refs = benchmark_segments([mc_item(['a', 'b', 'c'], [-2.0 if j == g else -1.0 for j in range(3)], g) for g in (0, 1, 2)])
+        assert _better(name, float(f(right, refs)), float(f(wrong, refs))), name
+        return
     perfect = [seg[-1] for seg in check_corpus(hyps, refs)[1]]   # each segment's last reference (after any source)
     good, bad = float(f(perfect, refs)), float(f(perfect[::-1], refs))
     if good != bad:
