@@ -222,3 +222,21 @@ def test_cli_rank(tmp_path, capsys):
         assert msg in capsys.readouterr().err, name
     assert main(['rank', str(tmp_path / 'b.jsonl'), '--anchor', 'nope']) == 2
     assert "--anchor 'nope' is not a model" in capsys.readouterr().err
+
+
+def test_arena_rank_agrees_to_its_optimiser_tolerance():
+    """arena-rank 0.1.1 (LMArena's current method; its own venv, tools/arena_rank_reference.py) on the LLMFAO crowd
+    battles: its ratings equal our MLE (`sandwich_intervals`) within 0.02 Elo points and FastChat's L-BFGS convention
+    within 0.1, its sandwich standard errors ours within 0.5 % (it stops at ftol/gtol 1e-9 and adds a ridge of
+    1e-5 x battles to the Hessian where we take the pseudo-inverse)."""
+    from textmetrics_edu.stats.preferences import (battles_records, bradley_terry_fastchat, read_battles,
+                                                   sandwich_intervals)
+    a = json.loads((D / 'arena_rank_llmfao.json').read_text())
+    recs = battles_records(read_battles(D / 'llmfao' / 'crowd-comparisons.csv'))
+    s = sandwich_intervals(recs, initial=1000.0)
+    ours = dict(zip(s['models'], zip(s['ratings'], s['se'])))
+    fc = bradley_terry_fastchat(recs, initial=1000.0)
+    assert sorted(a['competitors']) == sorted(ours)
+    for m, r, v in zip(a['competitors'], a['ratings'], a['variances']):
+        assert abs(r - ours[m][0]) < 0.02 and abs(r - fc[m]) < 0.1, m
+        assert abs(v ** 0.5 - ours[m][1]) < 0.005 * ours[m][1], m
