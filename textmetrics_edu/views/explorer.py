@@ -13,8 +13,8 @@ from typing import Any, Callable, Sequence
 
 # %% auto #0
 __all__ = ['EXPLORERS', 'Control', 'Text', 'Para', 'Lines', 'Csv', 'Numbers', 'Int', 'Float', 'Choice', 'Flag', 'Fixed',
-           'LiveInputError', 'value_of', 'raw_of', 'render_call', 'call_renderer', 'Explorer', 'option_control',
-           'explorer', 'explorer_later', 'discover_explorers', 'get_explorer', 'spec_of']
+           'LiveInputError', 'value_of', 'typed_rows', 'raw_of', 'render_call', 'call_renderer', 'Explorer',
+           'option_control', 'explorer', 'explorer_later', 'discover_explorers', 'get_explorer', 'spec_of']
 
 # %% ../../nbs/95_live.ipynb #23eac1e6
 @dataclass(frozen=True)
@@ -75,6 +75,23 @@ def value_of(c: dict,  # a control as a dict (`dataclasses.asdict(Control)`)
         return bool(raw)
     if k == 'fixed': return c['value']
     raise ValueError(f'unknown control kind {k!r}')
+
+
+def typed_rows(text: str,  # what the reader typed, one row a line
+               n: int,  # fields a row (split on whitespace)
+               expected: str,  # the row's form, for the error: "expected <expected>, got ..."
+               empty: str,  # the error when no row was typed
+              ):  # yields (line number from 1, the row's fields); blank lines skipped
+    "The rows of a typed table, for explorers' parsers: a wrong field count or no row at all is a `MetricInputError`."
+    from textmetrics_edu.core import MetricInputError
+    seen = False
+    for k, line in enumerate(text.splitlines(), 1):
+        f = line.split()
+        if not f: continue
+        if len(f) != n: raise MetricInputError(f"line {k}: expected {expected}, got {line.strip()!r}")
+        seen = True
+        yield k, f
+    if not seen: raise MetricInputError(empty)
 
 
 def raw_of(c: Control):

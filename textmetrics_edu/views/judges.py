@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 
 from ..core import MetricInputError
+from .explorer import typed_rows
 from ..stats.judges import (cohen_kappa, flip_rate, judge_human_agreement, left_win_rate, same_verdict,
                                           two_order_verdict)
 
@@ -30,14 +31,10 @@ def parse_judgements(text: str,  # one pair a line: `first second person`, each 
                     ) -> list[tuple[str, str, str]]:  # (first run, swapped run, person) as 'model_a'/'model_b'/'tie'
     "The explorer's typed verdicts; errors name the line (`MetricInputError`). Blank lines are skipped."
     out = []
-    for k, line in enumerate(text.splitlines(), 1):
-        f = line.split()
-        if not f: continue
-        if len(f) != 3: raise MetricInputError(f"line {k}: expected 'first second person' (a, b or tie each), got {line.strip()!r}")
+    for k, f in typed_rows(text, 3, "'first second person' (a, b or tie each)", "no verdicts: type one pair a line, e.g. 'a b a'"):
         bad = [x for x in f if x not in _LABEL]
         if bad: raise MetricInputError(f"line {k}: unknown verdict {bad[0]!r}; expected a, b or tie")
         out.append(tuple(_LABEL[x] for x in f))
-    if not out: raise MetricInputError("no verdicts: type one pair a line, e.g. 'a b a'")
     return out
 
 # %% auto #0

@@ -8,6 +8,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError
+from .explorer import typed_rows
 from ..stats.preferences import bradley_terry_mm, check_battle, online_elo, win_matrix
 
 EXAMPLE_VERDICTS = """gpt-4 claude a
@@ -31,13 +32,9 @@ def parse_verdicts(text: str,  # one battle a line: `model_a model_b winner`, wi
                   ) -> list[tuple[str, str, str]]:  # checked battles
     "The explorer's typed verdicts as battles; errors name the line (`MetricInputError`). Blank lines are skipped."
     out = []
-    for k, line in enumerate(text.splitlines(), 1):
-        f = line.split()
-        if not f: continue
-        if len(f) != 3: raise MetricInputError(f"line {k}: expected 'model_a model_b winner', got {line.strip()!r}")
+    for k, f in typed_rows(text, 3, "'model_a model_b winner'", "no verdicts: type one battle a line, e.g. 'gpt-4 claude a'"):
         if f[2] not in VERDICT_LABELS: raise MetricInputError(f"line {k}: unknown winner label {f[2]!r}; expected a, b or tie")
         out.append(check_battle(f[0], f[1], VERDICT_LABELS[f[2]], where=f"line {k}"))
-    if not out: raise MetricInputError("no verdicts: type one battle a line, e.g. 'gpt-4 claude a'")
     return out
 
 
