@@ -320,7 +320,7 @@ def _clf_options(average: str) -> tuple:
 def _clf_metric(measure: str, average: str, description: str) -> Metric:
     return Metric(measure, _clf_options(average), _clf_segment(measure), _clf_score(measure),
                   _clf_signature(measure), prepare_refs=_clf_prepare(measure), check=_clf_check,
-                  multi_ref=False, cli_prefix='classification', description=description)
+                  references='one', cli_prefix='classification', description=description)
 
 
 ACCURACY = _clf_metric('accuracy', 'macro', 'accuracy of predicted labels (one per line) against gold labels')

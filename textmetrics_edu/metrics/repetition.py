@@ -230,7 +230,7 @@ REP_L = Metric('rep_l', (Option('context', int, 128, 'l: previous reference toke
                          Option('average', str, 'tokens', "'tokens' (pool all tokens: the authors' code) or 'sequences' "
                                 "(mean of each sequence's share)", choices=('tokens', 'sequences')),
                          *REP_TOKENIZE),
-               segment_stats=_rep_stats, score=_rep_score, signature=_rep_signature, multi_ref=False, cli_prefix='rep',
+               segment_stats=_rep_stats, score=_rep_score, signature=_rep_signature, references='one', cli_prefix='rep',
                higher_is_better=False,
                description='rep/l (Welleck et al. 2020): share of next-token predictions repeating one of the previous l tokens',
                not_additive='uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum')

@@ -246,7 +246,7 @@ SPAN_F1_OPTIONS = (
     Option('zero_division', int, 0, "value of a 0/0 precision or recall (seqeval's 'warn' is 0)", choices=(0, 1)))
 
 SPAN_F1 = Metric(
-    'span_f1', SPAN_F1_OPTIONS, segment_stats=_segment, score=span_f1_score, check=_check, multi_ref=False,
+    'span_f1', SPAN_F1_OPTIONS, segment_stats=_segment, score=span_f1_score, check=_check, references='one',
     signature=lambda o, nrefs: make_signature('spanF1', mode=o['mode'], scheme=o['scheme'] or 'none', zd=o['zero_division']),
     description='span (chunk) F1 of BIO-style tags, one sentence of tags per line (CoNLL/seqeval, micro)',
     not_additive="span F1's per-type counts (macro and weighted F1, the per-type table) are a mapping by entity type, "

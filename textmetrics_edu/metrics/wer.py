@@ -349,7 +349,7 @@ def _wer_metric(measure, description):
                                    "callable str -> str", flag='--wer-normalize',
                                    label='normalisation', ui=tuple(NORMALIZERS)),),  # the explorer's menu: the named ones
                   segment_stats, score, signature, preprocess=preprocess,
-                  prepare_refs=prepare_refs, check=check, multi_ref=False,
+                  prepare_refs=prepare_refs, check=check, references='one',
                   description=description, cli_prefix='wer',
                   higher_is_better=measure == 'wip')  # WIP is preserved information; WER, CER, MER, WIL are error rates
 

@@ -301,7 +301,7 @@ COMET_MINILM = Metric(
     'comet_minilm', description="COMET's estimator architecture (Rei et al. 2020) on all-MiniLM-L6-v2, trained here on "
     'WMT22 de/uk/zh-en DA: predicted DA z-score, into-English, reference-based (not COMET\'s weights)',
     options=COMET_MINILM_OPTIONS, segment_stats=_comet_segment_stats, batch_stats=_comet_batch_stats,
-    score=_comet_score, signature=_comet_signature, multi_ref=False)
+    score=_comet_score, signature=_comet_signature, references='one')
 
 corpus_comet_minilm = corpus_fn(COMET_MINILM, """Corpus comet_minilm: the mean over segments of the predicted DA
 z-score (one reference per segment; English text).""")

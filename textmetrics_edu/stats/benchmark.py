@@ -475,7 +475,7 @@ BENCHMARK_ACCURACY = Metric(
     (Option('convention', str, 'acc', "lm-eval's pick: 'acc' (ll), 'acc_norm' (ll per character), 'acc_bytes' (per "
             "UTF-8 byte) or 'acc_mutual_info' (ll minus the unconditional ll)", choices=MC_CONVENTIONS),),
     segment_stats=_bench_acc_segment,
-    score=_bench_acc_score, multi_ref=False,
+    score=_bench_acc_score, references='one',
     signature=lambda o, nrefs: make_signature('benchmark_accuracy', conv=o['convention'], lm_eval='0.4.13'),
     description="multiple-choice benchmark accuracy from per-choice log-likelihoods (lm-eval's acc, acc_norm, "
                 "acc_bytes, acc_mutual_info); a line: JSON log-likelihoods / JSON item")
