@@ -16,10 +16,15 @@ from ..core import (ngram_iter, MetricInputError, MetricResult, make_signature,
 
 # %% auto #0
 __all__ = ['GOOGLE_BLEU_OPTIONS', 'GOOGLE_BLEU', 'corpus_google_bleu', 'sentence_google_bleu', 'GoogleBLEUStats',
-           'google_bleu_counts', 'best_reference_stats', 'google_bleu_from_stats', 'google_bleu_tokens',
-           'GoogleBLEUResult']
+           'google_bleu_counts', 'best_reference_stats', 'google_bleu_key', 'google_bleu_from_stats',
+           'google_bleu_tokens', 'GoogleBLEUResult']
 
 # %% ../../nbs/04_google_bleu.ipynb #d0cf63da
+import math
+
+from ..core import best_reference
+
+
 @dataclass(frozen=True)
 class GoogleBLEUStats:
     "Sufficient statistics of Google BLEU (one segment or a summed corpus); all counts pool the orders min..max."
@@ -47,13 +52,13 @@ def best_reference_stats(hyp: Sequence[str],  # hypothesis tokens
                          min_len: int = 1, max_len: int = 4,
                         ) -> GoogleBLEUStats:  # the statistics of the best reference (zeros if none counts)
     "NLTK 3.10 `corpus_gleu`'s choice: the reference with the highest matches / max(|H|, |R|), first on ties."
-    best = None
-    for ref in refs:
-        m, h, r = google_bleu_counts(hyp, ref, min_len, max_len)
-        n_all = max(h, r)
-        if n_all > 0 and (best is None or m / n_all > best.matches / best.n_all):
-            best = GoogleBLEUStats(m, n_all, h, r)
-    return best or GoogleBLEUStats(0, 0, 0, 0)
+    each = [GoogleBLEUStats(m, max(h, r), h, r) for m, h, r in (google_bleu_counts(hyp, ref, min_len, max_len) for ref in refs)]
+    return best_reference(each, google_bleu_key)[1] if each else GoogleBLEUStats(0, 0, 0, 0)
+
+
+def google_bleu_key(st: GoogleBLEUStats) -> float:
+    "The key of the choice: matches / max(|H|, |R|); a reference with no n-gram on either side (0/0) loses to any other."
+    return st.matches / st.n_all if st.n_all else -math.inf
 
 # %% ../../nbs/04_google_bleu.ipynb #714b8971
 def google_bleu_from_stats(st: GoogleBLEUStats,  # summed statistics
@@ -101,20 +106,16 @@ def _ref_table(ref, min_len, max_len, tokenize, lowercase):
     return _pooled(google_bleu_tokens(ref, tokenize, lowercase), min_len, max_len)
 
 
-def _gb_segment(hyp: str, refs: tuple[str, ...], o: dict) -> GoogleBLEUStats:
-    "Stage 2: `best_reference_stats` on the tokenized segment, each reference's n-grams counted once per run."
-    H, h = _pooled(google_bleu_tokens(hyp, o['tokenize'], o['lowercase']), o['min_len'], o['max_len'])
-    best = None
-    for ref in refs:
-        R, r = _ref_table(ref, o['min_len'], o['max_len'], o['tokenize'], o['lowercase'])
-        n_all = max(h, r)
-        if n_all == 0: continue
-        m = 0
-        for g in H.keys() & R.keys():   # |H ∩ R|: the shared n-grams found by a C set intersection
-            k, rk = H[g], R[g]
-            m += k if k < rk else rk
-        if best is None or m / n_all > best.matches / best.n_all: best = GoogleBLEUStats(m, n_all, h, r)
-    return best or GoogleBLEUStats(0, 0, 0, 0)
+def _gb_reference(hyp: str, ref: str, o: dict, k: int) -> GoogleBLEUStats:
+    """Stage 2 against one reference (the protocol keeps the best by `google_bleu_key`, first on ties): `google_bleu_counts`
+    on the tokenized texts, each text's n-grams counted once per run."""
+    H, h = _ref_table(hyp, o['min_len'], o['max_len'], o['tokenize'], o['lowercase'])   # the hypothesis' table, cached alike
+    R, r = _ref_table(ref, o['min_len'], o['max_len'], o['tokenize'], o['lowercase'])
+    m = 0
+    for g in H.keys() & R.keys():   # |H ∩ R|: the shared n-grams found by a C set intersection
+        c, rc = H[g], R[g]
+        m += c if c < rc else rc
+    return GoogleBLEUStats(m, max(h, r), h, r)
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,9 @@ def _gb_signature(o, nrefs):
 
 GOOGLE_BLEU = Metric(
     'google_bleu', description='Google BLEU / GLEU (Wu et al. 2016), NLTK-compatible', options=GOOGLE_BLEU_OPTIONS,
-    segment_stats=_gb_segment, score=_gb_score, signature=_gb_signature, check=_gb_check)
+    references='best', reference_stats=_gb_reference, best_key=google_bleu_key,   # stage 2: the best reference's
+    score=_gb_score, signature=_gb_signature, check=_gb_check)
+_gb_segment = GOOGLE_BLEU.segment_stats   # stage 2 for a segment: `best_reference_stats` made fast
 
 corpus_google_bleu = corpus_fn(GOOGLE_BLEU, """Corpus Google BLEU (Wu et al. 2016) in [0, 1]: Σ matching n-grams /
 Σ max(hypothesis n-grams, reference n-grams), orders `min_len..max_len` pooled, the best reference per segment.

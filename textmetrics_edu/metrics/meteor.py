@@ -152,15 +152,11 @@ def _check_weights_at_most_1(alpha, gamma, name):
         if v > 1: raise MetricInputError(f"{name}: `{n}` must be a number in [0, 1], got {v!r}")
 
 
-def _segment(h, refs, kw, wn, alpha, beta, gamma):
-    "(score, best reference, matches, chunks, its length, alignment) of one segment: the best of its references."
-    best = None
-    for k, r in enumerate(refs):
-        al = align_fast(h, r, wordnet=wn, **kw)  # = meteor_align(h, r, ...), indexed (the engine)
-        m, c = len(al), count_chunks(al)
-        s = meteor_from_counts(m, c, len(h), len(r), alpha, beta, gamma)[0]
-        if best is None or s > best[0]: best = (s, k, m, c, len(r), al)
-    return best
+def _one_reference(h, r, kw, wn, alpha, beta, gamma):
+    "(score, matches, chunks, alignment) of the hypothesis tokens against one reference's (the protocol keeps the best)."
+    al = align_fast(h, r, wordnet=wn, **kw)  # = meteor_align(h, r, ...), indexed (the engine)
+    m, c = len(al), count_chunks(al)
+    return meteor_from_counts(m, c, len(h), len(r), alpha, beta, gamma)[0], m, c, al
 
 # %% ../../nbs/21_meteor.ipynb #6e9d93ec
 @dataclass(frozen=True)
@@ -186,17 +182,18 @@ def _wordnet_of(o):
 
 
 def _meteor_prepare(refs, o):
-    "Once per corpus: WordNet (when the synonym stage is on) and the tokenized references."
+    "Once per corpus: each reference tokenized, with WordNet (when the synonym stage is on)."
     wn = _wordnet_of(o)
-    return [(wn, [tokens_cached(r, o['tokenize']) for r in rs]) for rs in refs]
+    return [tuple((wn, tokens_cached(r, o['tokenize'])) for r in rs) for rs in refs]
 
 
-def _meteor_segment(h, prepared, o):
-    wn, rs = prepared
+def _meteor_reference(h, prepared, o, k):
+    "Stage 2 against reference `k` alone; the protocol keeps the highest score, the first on ties (NLTK's `max`)."
+    wn, r = prepared
     kw = dict(lowercase=o['lowercase'], stem=o['stem'], synonyms=o['synonyms'])
     ht = tokens_cached(h, o['tokenize'])
-    s = _segment(ht, rs, kw, wn, o['alpha'], o['beta'], o['gamma'])
-    return MeteorSums(s[0], ((s[0], s[1], s[2], s[3], len(ht), s[4], tuple(s[5]), ht, rs[s[1]]),))
+    s, m, c, al = _one_reference(ht, r, kw, wn, o['alpha'], o['beta'], o['gamma'])
+    return MeteorSums(s, ((s, k, m, c, len(ht), len(r), tuple(al), ht, r),))
 
 
 def _meteor_score(st, o, signature='', n_segments=1):
@@ -221,6 +218,8 @@ def _meteor_check(o, name):
     _check_weights_at_most_1(o['alpha'], o['gamma'], name)
 
 # %% ../../nbs/21_meteor.ipynb #e5a75025
+from operator import attrgetter
+
 METEOR = Metric(
     'meteor', description='METEOR (Banerjee & Lavie 2005), NLTK-compatible, WordNet 3.0', aggregate='mean',
     options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]: PR / (alpha P + (1 - alpha) R); 0.9 = recall 9x', min=0),
@@ -232,8 +231,8 @@ METEOR = Metric(
              Option('stem', bool, True, 'Porter stem stage'),
              Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0, see `load_wordnet`)'),
              Option('wordnet', object, None, 'an NLTK WordNet reader (default `load_wordnet()`)', flag='')),
-    segment_stats=_meteor_segment, score=_meteor_score, prepare_refs=_meteor_prepare, signature=_meteor_signature,
-    check=_meteor_check)
+    references='best', reference_stats=_meteor_reference, best_key=attrgetter('score_sum'),   # NLTK: max over references
+    score=_meteor_score, prepare_refs=_meteor_prepare, signature=_meteor_signature, check=_meteor_check)
 
 corpus_meteor = corpus_fn(METEOR, """METEOR (Banerjee & Lavie 2005) of a corpus in [0, 1]: the mean over segments of NLTK's
 sentence METEOR (best over references). Each segment equals NLTK 3.10 `meteor_score(refs_tokens, hyp_tokens)` with
