@@ -91,6 +91,9 @@ def kendall_tau(worder: Sequence[int],  # the alignment (`word_rank_alignment`)
     return (tau + 1) / 2 if normalize else tau
 
 # %% ../../nbs/07_ribes.ipynb #e9b9d4dc
+from ..core import best_reference
+
+
 def ribes_of_reference(ref: Sequence[str], hyp: Sequence[str],  # tokens (hyp non-empty)
                        alpha: float = 0.25, beta: float = 0.10,
                       ) -> tuple[float, float, float, float, list[int]]:  # (RIBES, NKT, precision, BP, worder)
@@ -106,13 +109,12 @@ def best_reference_ribes(refs: Sequence[Sequence[str]], hyp: Sequence[str], alph
                         ) -> tuple[float, int]:  # (the best RIBES in [0, 1], the index of its reference; -1 if none)
     "NLTK's choice: the highest RIBES over the references (the first on ties); 0.0 for an empty hypothesis."
     if not refs or not hyp: return 0.0, -1
-    best, k = -1.0, -1
-    for j, ref in enumerate(refs):
-        s = ribes_of_reference(ref, hyp, alpha, beta)[0]
-        if s > best: best, k = s, j
+    k, best = best_reference([ribes_of_reference(ref, hyp, alpha, beta)[0] for ref in refs])
     return best, k
 
 # %% ../../nbs/07_ribes.ipynb #521ee08f
+from operator import attrgetter
+
 RIBES_OPTIONS = (
     Option('alpha', float, 0.25, 'exponent of the unigram precision (RIBES 1.03.1 default 0.25)', min=0, ui=(0, 1, 0.05)),
     Option('beta', float, 0.10, 'exponent of the brevity penalty (default 0.10)', min=0, ui=(0, 1, 0.05)),
@@ -146,22 +148,20 @@ def _toks(text, tokenize, lowercase):
     return tuple(TOKENIZERS[tokenize](text).split())
 
 
-def _ribes_segment(hyp: str, refs: tuple[str, ...], o: dict) -> RIBESSums:
-    "Stage 2: `best_reference_ribes` on the tokens, with the fast pair count."
+def _ribes_reference(hyp: str, ref: str, o: dict, j: int) -> RIBESSums:
+    """Stage 2 against reference `j` alone, with the fast pair count; the protocol keeps the highest score, the first on
+    ties (`best_reference_ribes`). An empty hypothesis scores 0 with no reference (-1)."""
     h = _toks(hyp, o['tokenize'], o['lowercase'])
     if not h: return RIBESSums(0.0, ((0.0, -1, 0.0, 0.0, 0.0, ()),))
-    best = None
-    for j, r in enumerate(refs):
-        rt = _toks(r, o['tokenize'], o['lowercase'])
-        worder = word_rank_alignment(rt, h)
-        n = len(worder)
-        tau = -1 if n < 2 else 2 * _increasing_pairs(worder) / (n * (n - 1) // 2) - 1
-        nkt = (tau + 1) / 2
-        bp = min(1.0, math.exp(1.0 - len(rt) / len(h)))
-        p1 = n / len(h)
-        s = nkt * (p1 ** o['alpha']) * (bp ** o['beta'])
-        if best is None or s > best[0]: best = (s, j, nkt, p1, bp, tuple(worder))
-    return RIBESSums(best[0], (best,))
+    rt = _toks(ref, o['tokenize'], o['lowercase'])
+    worder = word_rank_alignment(rt, h)
+    n = len(worder)
+    tau = -1 if n < 2 else 2 * _increasing_pairs(worder) / (n * (n - 1) // 2) - 1
+    nkt = (tau + 1) / 2
+    bp = min(1.0, math.exp(1.0 - len(rt) / len(h)))
+    p1 = n / len(h)
+    s = nkt * (p1 ** o['alpha']) * (bp ** o['beta'])
+    return RIBESSums(s, ((s, j, nkt, p1, bp, tuple(worder)),))
 
 
 @dataclass(frozen=True)
@@ -203,8 +203,10 @@ def _ribes_signature(o, nrefs):
 
 RIBES = Metric(
     'ribes', description='RIBES (Isozaki et al. 2010), NLTK-compatible', options=RIBES_OPTIONS, aggregate='mean',
-    segment_stats=_ribes_segment, score=_ribes_score, signature=_ribes_signature,
+    references='best', reference_stats=_ribes_reference, best_key=attrgetter('score_sum'),   # NLTK: the best reference
+    score=_ribes_score, signature=_ribes_signature,
     preprocess=lambda text, o: _toks(text, o['tokenize'], o['lowercase']))  # stage 1: the tokens RIBES aligns
+_ribes_segment = RIBES.segment_stats   # stage 2 for a segment: `best_reference_ribes` with the fast pair count
 
 corpus_ribes = corpus_fn(RIBES, """Corpus RIBES (Isozaki et al. 2010) in [0, 1]: the mean over segments of the best
 reference's NKT x P**alpha x BP**beta. Equals NLTK 3.10 `corpus_ribes(refs_tokens, hyps_tokens, alpha, beta)` on the
