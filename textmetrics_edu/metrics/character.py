@@ -145,14 +145,17 @@ def _character_prepare(refs, o):
     return out
 
 
-def character_statistics(hyp: str, refs: tuple, o: dict) -> CharacTERStats:
-    "Stage 2 of CharacTER for one segment (`refs`: word tuples from `_character_prepare`)."
+def _character_reference(hyp: str, ref: tuple, o: dict, k: int) -> CharacTERStats:
+    "Stage 2 of CharacTER against reference `k` alone (`ref`: its words from `_character_prepare`); the protocol keeps the lowest."
     h = tuple(character_words(hyp))
-    best, bi = None, 0
-    for k, r in enumerate(refs):
-        s = character_score_fast(h, r)
-        if best is None or s < best: best, bi = s, k
-    return CharacTERStats(best, 1, (best,), (bi,), ((h, refs[bi]),))
+    s = character_score_fast(h, ref)
+    return CharacTERStats(s, 1, (s,), (k,), ((h, ref),))
+
+
+def character_statistics(hyp: str, refs: tuple, o: dict) -> CharacTERStats:
+    """Stage 2 of CharacTER for one segment (`refs`: word tuples from `_character_prepare`): the lowest-scoring
+    reference, the first on ties (`CHARACTER.segment_stats`, derived by the protocol from `_character_reference`)."""
+    return CHARACTER.segment_stats(hyp, refs, o)
 
 # %% ../../nbs/15_character.ipynb #3f72f059
 @dataclass(frozen=True)
@@ -204,13 +207,17 @@ def _character_score(st: CharacTERStats, o, signature='', n_segments=1) -> Chara
                            hyp=st.pairs[0][0] if one else (), ref=st.pairs[0][1] if one else ())
 
 # %% ../../nbs/15_character.ipynb #62225bd3
+from operator import attrgetter
+
+
 def _character_signature(o, nrefs): return make_signature('CharacTER', nrefs=nrefs, tok='split', agg='mean')
 def _character_preprocess(text, o): return character_words(text)
 
 
 CHARACTER = Metric(
     'character', description='CharacTER (Wang et al. 2016), cer-compatible', higher_is_better=False,  # an error rate
-    options=(), segment_stats=character_statistics, score=_character_score, prepare_refs=_character_prepare,
+    options=(), references='best', reference_stats=_character_reference, best_key=attrgetter('score_sum'), best='min',
+    score=_character_score, prepare_refs=_character_prepare,
     signature=_character_signature, preprocess=_character_preprocess)
 
 corpus_character = corpus_fn(CHARACTER, """Corpus CharacTER (Wang et al. 2016) in [0, 1], lower is better: the mean over

@@ -120,16 +120,19 @@ def _eed_prepare(refs, o):
     return [tuple(eed_preprocess(r, o['language'], o['compat']) for r in rs) for rs in refs]
 
 
-def eed_statistics(hyp: str, refs: tuple, o: dict) -> EEDStats:
-    "Stage 2 of EED for one segment (`refs`: preprocessed by `_eed_prepare`; `o`: validated options, see `EED.options`)."
+def _eed_reference(hyp: str, ref: str, o: dict, k: int) -> EEDStats:
+    "Stage 2 of EED against reference `k` alone (`ref`: preprocessed by `_eed_prepare`); the protocol keeps the lowest."
     h = eed_preprocess(hyp, o['language'], o['compat'])
-    best, bi = None, 0
-    for k, r in enumerate(refs):
-        if not r and o['rho'] == 0:
-            raise MetricInputError("EED: an empty reference with rho = 0 gives 0/0; give a non-empty reference or rho > 0")
-        s = eed_score_fast(h, r, *_costs(o))
-        if best is None or s < best: best, bi = s, k
-    return EEDStats(best, 1, (best,), (bi,), ((h, refs[bi]),))
+    if not ref and o['rho'] == 0:
+        raise MetricInputError("EED: an empty reference with rho = 0 gives 0/0; give a non-empty reference or rho > 0")
+    s = eed_score_fast(h, ref, *_costs(o))
+    return EEDStats(s, 1, (s,), (k,), ((h, ref),))
+
+
+def eed_statistics(hyp: str, refs: tuple, o: dict) -> EEDStats:
+    """Stage 2 of EED for one segment (`refs`: preprocessed by `_eed_prepare`; `o`: validated options, see `EED.options`):
+    the lowest-scoring reference, the first on ties (`EED.segment_stats`, derived by the protocol from `_eed_reference`)."""
+    return EED.segment_stats(hyp, refs, o)
 
 # %% ../../nbs/14_eed.ipynb #8c15271e
 @dataclass(frozen=True)
@@ -176,6 +179,9 @@ def _eed_score(st: EEDStats, o, signature='', n_segments=1) -> EEDResult:
                      hyp=st.pairs[0][0] if one else '', ref=st.pairs[0][1] if one else '')
 
 # %% ../../nbs/14_eed.ipynb #e688afdd
+from operator import attrgetter
+
+
 def _eed_preprocess(text, o): return eed_preprocess(text, o['language'], o['compat'])
 
 
@@ -194,7 +200,8 @@ EED = Metric(
              Option('rho', float, 0.3, 'weight of the coverage penalty (>= 0)', min=0, ui=(0, 2, 0.05)),
              Option('deletion', float, 0.2, 'cost of skipping a hypothesis character (>= 0)', min=0, ui=(0, 2, 0.05)),
              Option('insertion', float, 1.0, 'cost of a missing reference character (>= 0)', min=0, ui=(0, 3, 0.1))),
-    segment_stats=eed_statistics, score=_eed_score, signature=_eed_signature, prepare_refs=_eed_prepare,
+    references='best', reference_stats=_eed_reference, best_key=attrgetter('score_sum'), best='min',   # torchmetrics: min
+    score=_eed_score, signature=_eed_signature, prepare_refs=_eed_prepare,
     preprocess=_eed_preprocess)
 
 corpus_eed = corpus_fn(EED, """Corpus EED (Stanchev et al. 2019) in [0, 1], lower is better: the mean over segments of the
