@@ -234,6 +234,9 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
     return st
 
 # %% ../../nbs/20_rouge.ipynb #7c380fa6
+from ..core import best_reference
+
+
 def _warn_lossy(tok, tokenizer):
     if tok.lossy:
         warnings.warn(f"the {tokenizer!r} tokenizer deleted non-ASCII letters in {len(tok.lossy)} text(s), e.g. "
@@ -248,15 +251,9 @@ def _seg_stats(kind, n, hyp, refs, tok, opts, beta, multi_ref) -> RougeStats:
         hits, rc, hc = sum(u[0] for u in units), sum(u[1] for u in units), sum(u[2] for u in units)
         p, r = _pr(kind, hits, rc, hc, w)
         return RougeStats(p, r, _f(p, r, beta), hits, rc, hc, -1)
-    best, best_key = 0, None
-    for k, (hits, rc, hc, sel) in enumerate(units):
-        if multi_ref == 'max_recall':
-            key = sel
-        else:
-            p, r = _pr(kind, hits, rc, hc, w)
-            key = _f(p, r, beta)
-        if best_key is None or key > best_key: best, best_key = k, key
-    hits, rc, hc, _ = units[best]
+    if multi_ref == 'max_recall': key = lambda u: u[3]   # Perl -f B: the highest recall (rounded to 5 decimals, as Perl)
+    else: key = lambda u: _f(*_pr(kind, *u[:3], w), beta)   # rouge-score: the best F, per variant
+    best, (hits, rc, hc, _) = best_reference(units, key)   # the first reference on ties
     p, r = _pr(kind, hits, rc, hc, w)
     return RougeStats(p, r, _f(p, r, beta), hits, rc, hc, best)
 
@@ -380,6 +377,9 @@ def _rouge_signature(rouge_type):
     return signature
 
 # %% ../../nbs/20_rouge.ipynb #94e63de0
+from operator import attrgetter
+
+
 ROUGE_OPTIONS = (
     Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
            aliases=('use_stemmer',)),
@@ -406,6 +406,8 @@ def rouge_metric(rouge_type: str = 'rougeL') -> Metric:
     _parse_type(rouge_type)
     return Metric(rouge_type, ROUGE_OPTIONS, _rouge_segment(rouge_type), _rouge_score(rouge_type),
                   _rouge_signature(rouge_type), prepare_refs=_rouge_prepare, aggregate='mean', cli_prefix='rouge',
+                  references='best', best_key=attrgetter('fmeasure'),   # multi_ref='max_f' (the default): chosen in
+                  # stage 2 per variant, as rouge-score; multi_ref='pooled' (Perl -f A) and 'max_recall' (-f B) are options
                   description=_ROUGE_DESC.get(rouge_type, f"{rouge_type} F"))
 
 # %% ../../nbs/20_rouge.ipynb #329f3d50

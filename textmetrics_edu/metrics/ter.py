@@ -203,6 +203,9 @@ class TERStats:
     total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/12_ter.ipynb #403218ba
+from ..core import best_reference
+
+
 MAX_TER_WORDS = 20000  # longer segments are refused: tercom's shift search is O(n^2) memory and time
 
 
@@ -213,16 +216,17 @@ def ter_statistics(hyp: str, refs: tuple, o: dict) -> TERStats:
     "Stage 2 of TER for one segment (`o`: validated options, see `TER.options`)."
     opts = _ter_opts(o)
     hw = hypothesis_tokens(hyp, *opts)
-    best, bi, tot = BEAM_INF, 0, 0
-    for k, r in enumerate(refs):
+    edits, tot = [], 0
+    for r in refs:
         rw = tercom_reference_tokens(r, *opts)
         if max(len(hw), len(rw)) > MAX_TER_WORDS:
             raise MetricInputError(f"TER: a segment has {max(len(hw), len(rw))} words (limit {MAX_TER_WORDS}: the shift "
                                    "search needs memory and time quadratic in the length); split it into sentences")
         e, n = translation_edit_rate(hw, rw)
         tot += n
-        if e < best: best, bi = e, k
-    avg = tot / len(refs)
+        edits.append(e)
+    bi, best = best_reference(edits, best='min')   # sacreBLEU: the fewest edits, the first reference on ties
+    avg = tot / len(refs)   # ... over the average length of all the references (so TER declares them 'pooled')
     return TERStats(best, avg, (best,), (avg,), (bi,), ((hyp, refs[bi]),))
 
 # %% ../../nbs/12_ter.ipynb #d11bf93a
@@ -252,7 +256,8 @@ TER = Metric(
              Option('asian_support', bool, False, 'CJK splitting / punctuation (with normalized / no_punct)'),
              Option('lowercase', bool, True, "case-insensitive (tercom's default); old spelling: case_sensitive=not lowercase",
                     aliases=(('case_sensitive', _lowercase_from_case_sensitive),))),
-    segment_stats=ter_statistics, score=_ter_score, signature=_ter_signature)
+    segment_stats=ter_statistics, score=_ter_score, signature=_ter_signature,
+    references='pooled')   # the closest reference's edits over the average length of all: no one reference alone
 
 corpus_ter = corpus_fn(TER, """Corpus TER (Snover et al. 2006) as sacreBLEU 2.6.0 `TER(...).corpus_score(hyps, ref_streams)`:
 best-reference edits and average reference lengths summed over segments; a fraction in [0, inf), x100 for sacreBLEU.""")
