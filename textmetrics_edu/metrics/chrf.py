@@ -102,6 +102,9 @@ def chrf_f_score(hyp: Sequence[int], ref: Sequence[int], match: Sequence[int],  
     return (1 + factor) * avg_p * avg_r / (factor * avg_p + avg_r), avg_p, avg_r
 
 # %% ../../nbs/02_chrf.ipynb #e709c905
+from ..core import best_reference
+
+
 def chrf_statistics(hyp: str,  # one hypothesis
                     refs: str | Sequence[str],  # its reference(s)
                     *, char_order: int = 6, word_order: int = 0, beta: float = 2,
@@ -118,13 +121,10 @@ def _seg_stats(hyp, refs, char_order, word_order, beta, lowercase, whitespace, e
     "Count the hypothesis and each reference, compare order by order, keep the reference with the best F-score."
     if lowercase: hyp, refs = hyp.lower(), [r.lower() for r in refs]
     hyp_ngrams = _all_ngrams(hyp, char_order, word_order, whitespace)
-    best, best_f = None, -1.0
-    for ref in refs:
-        ref_ngrams = _all_ngrams(ref, char_order, word_order, whitespace)
-        hs, rs, ms = zip(*[_order_stats(h, r) for h, r in zip(hyp_ngrams, ref_ngrams)])
-        f = _f100(hs, rs, ms, beta, eps_smoothing)
-        if f > best_f: best, best_f = (hs, rs, ms), f  # on 100 x F, as sacreBLEU: its rounding decides ties
-    return CHRFStats(*best)
+    each = [tuple(zip(*[_order_stats(h, r) for h, r in zip(hyp_ngrams, _all_ngrams(ref, char_order, word_order, whitespace))]))
+            for ref in refs]   # (hs, rs, ms) against each reference
+    # the best 100 x F, the first reference on ties, as sacreBLEU (computed on 100 x F: its rounding decides ties)
+    return CHRFStats(*best_reference(each, lambda st: _f100(*st, beta, eps_smoothing))[1])
 
 
 def _f100(hs, rs, ms, beta, eps_smoothing):
@@ -164,6 +164,9 @@ def _chrf_checked(fn: str,  # the public function, named in the errors
     return o
 
 # %% ../../nbs/02_chrf.ipynb #879a8e83
+from ..core import best_reference
+
+
 def _ngram_tables(text, char_order, word_order, whitespace):
     "`_all_ngrams` as (counts, total) per order, in plain dicts: order n is order n-1 plus the next character."
     chars = text if whitespace else ''.join(text.split())
@@ -202,13 +205,9 @@ def _seg_stats_fast(hyp, refs, char_order, word_order, beta, lowercase, whitespa
     "`_seg_stats`, fast: the same statistics (the corpus and sentence functions use this one)."
     if lowercase: hyp = hyp.lower()
     hng = _ngram_tables(hyp, char_order, word_order, whitespace)
-    best, best_f = None, -1.0
-    for ref in refs:
-        rng = _ref_ngrams(ref, char_order, word_order, whitespace, lowercase)
-        hs, rs, ms = zip(*[_order_stats_fast(h, ht, r, rt) for (h, ht), (r, rt) in zip(hng, rng)])
-        f = _f100(hs, rs, ms, beta, eps_smoothing)
-        if f > best_f: best, best_f = (hs, rs, ms), f
-    return CHRFStats(*best)
+    each = [tuple(zip(*[_order_stats_fast(h, ht, r, rt) for (h, ht), (r, rt)
+                        in zip(hng, _ref_ngrams(ref, char_order, word_order, whitespace, lowercase))])) for ref in refs]
+    return CHRFStats(*best_reference(each, lambda st: _f100(*st, beta, eps_smoothing))[1])
 
 # %% ../../nbs/02_chrf.ipynb #5c16c55f
 @dataclass(frozen=True)
