@@ -164,9 +164,6 @@ def _chrf_checked(fn: str,  # the public function, named in the errors
     return o
 
 # %% ../../nbs/02_chrf.ipynb #879a8e83
-from ..core import best_reference
-
-
 def _ngram_tables(text, char_order, word_order, whitespace):
     "`_all_ngrams` as (counts, total) per order, in plain dicts: order n is order n-1 plus the next character."
     chars = text if whitespace else ''.join(text.split())

@@ -198,6 +198,9 @@ def _nist_segment(hyp: str, prepared, o: dict) -> NISTStats:
     return NISTStats(*st, per_segment=(st,))
 
 # %% ../../nbs/06_nist.ipynb #bc56bd5c
+from ..core import best_reference
+
+
 def _nltk_segment_stats(hyp, refs, counts, total, max_order, info_of=None):
     "NLTK 3.10 `corpus_nist`, one segment: per order, the statistics of the reference with the best precision."
     if info_of is None: info_of = {g: information_weight(g, counts, total, 'nltk') for g in counts}
@@ -205,11 +208,11 @@ def _nltk_segment_stats(hyp, refs, counts, total, max_order, info_of=None):
     for n in range(1, max_order + 1):
         H = Counter(zip(*[hyp[i:] for i in range(n)]))
         den = sum(H.values())
-        best = None
+        cands = []
         for r in refs:
             num = sum(info_of[g] * k for g, k in (H & Counter(zip(*[r[i:] for i in range(n)]))).items())
-            cand = (0 if den == 0 else num / den, num, den, len(r))
-            if best is None or cand > best: best = cand
+            cands.append((0 if den == 0 else num / den, num, den, len(r)))
+        best = best_reference(cands)[1]   # NLTK's `max` of the tuples: precision, then the next fields break ties
         info.append(best[1]); hyp_ngrams.append(best[2]); l_ref += best[3]
     st = (tuple(info), tuple(hyp_ngrams), len(hyp) * max_order, l_ref, len(refs), 1)
     return NISTStats(*st, per_segment=(st,))
@@ -221,15 +224,15 @@ def _nltk_segment_fast(hyp, refs, max_order, info_of):
     for n in range(1, max_order + 1):
         H = _ngram_table(hyp, n)
         den = sum(H.values())
-        best = None
+        cands = []
         for r in refs:
             R = _ngram_table(r, n)
             num = 0
             for g, k in H.items():
                 c = R.get(g)
                 if c: num += info_of[g] * (k if k < c else c)
-            cand = (0 if den == 0 else num / den, num, den, len(r))
-            if best is None or cand > best: best = cand
+            cands.append((0 if den == 0 else num / den, num, den, len(r)))
+        best = best_reference(cands)[1]
         info.append(best[1]); hyp_ngrams.append(best[2]); l_ref += best[3]
     st = (tuple(info), tuple(hyp_ngrams), len(hyp) * max_order, l_ref, len(refs), 1)
     return NISTStats(*st, per_segment=(st,))
