@@ -175,7 +175,8 @@ SQUAD_OPTIONS = (
 SQUAD = Metric(
     'squad', SQUAD_OPTIONS, segment_stats=lambda h, refs, o: squad_statistics(h, refs, o['convention']),
     score=squad_score, signature=lambda o, nrefs: make_signature('squad', measure=o['measure'], conv=o['convention'], nrefs=nrefs),
-    aggregate='mean', description='SQuAD exact match / token F1 of extracted answers (one per line; empty = no answer)')
+    aggregate='mean', description='SQuAD exact match / token F1 of extracted answers (one per line; empty = no answer)',
+    references='pooled')   # EM and F1 each the maximum over the golds, perhaps of different golds: no one gold is kept
 corpus_squad = corpus_fn(SQUAD, "SQuAD EM and F1 of predicted answers: the mean over questions of the best score "
                          "against the question's gold answers (`refs[i]`; an unanswerable question: `['']`).")
 sentence_squad = sentence_fn(SQUAD, "SQuAD EM and F1 of one predicted answer against its gold answers.")
