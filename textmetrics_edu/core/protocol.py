@@ -279,9 +279,9 @@ class Metric:
         "Stage 2 for a validated corpus: the statistics of every segment (references prepared once)."
         if self.segment_stats is None:
             raise MetricInputError(f"{self.name}: no per-segment statistics (its corpus function computes the score)")
-        if self.batch_stats: return self.batch_stats(hyps, refs, opts)
         if self.references == 'one' and any(len(r) != 1 for r in refs):
             raise MetricInputError(f"{self.name}: one reference per segment, got {max(len(r) for r in refs)}")
+        if self.batch_stats: return self.batch_stats(hyps, refs, opts)
         prep = self.prepare_refs(refs, opts) if self.prepare_refs else refs
         return [self.segment_stats(h, r, opts) for h, r in progress_iter(zip(hyps, prep), len(hyps))]
 
