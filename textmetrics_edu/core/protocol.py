@@ -14,8 +14,8 @@ from .inputs import MetricInputError, TextmetricsDeprecationWarning, is_sequence
 # %% auto #0
 __all__ = ['REFERENCE_POLICIES', 'HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter',
            'filtered_stderr', 'best_reference', 'best_of_references', 'n_refs_label', 'CorpusPrep', 'CountedModel',
-           'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail', 'fieldwise_total',
-           'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
+           'Example', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail',
+           'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -211,6 +211,17 @@ class CountedModel:
 
 
 @dataclass(frozen=True)
+class Example:
+    """A tiny valid corpus in the form a metric takes, declared with the metric (as HF evaluate's metric cards show
+    their inputs): what the demos and the registry's tests feed a metric whose inputs are not plain sentences (labels,
+    tags, JSON items, references carrying their sources)."""
+    hyps: tuple  # one hypothesis per segment
+    refs: tuple  # refs[i]: the reference(s) of segment i, in the metric's form
+    worse: tuple = ()  # hypotheses that score worse than `hyps` on `refs` by the declared direction (empty: not given)
+    options: dict = field(default_factory=dict)  # options the per-segment statistics need (e.g. F1's `labels`)
+
+
+@dataclass(frozen=True)
 class Metric:
     """The protocol of one metric (a frozen spec, after sacreBLEU's `metrics/base.py`): the stages as
     functions, the options as data. `core` derives from it the validation, `corpus_x`/`sentence_x`,
@@ -237,8 +248,8 @@ class Metric:
     best_key: Callable | None = None  # with 'best': best_key(statistics of one reference) -> the number compared
     best: str = 'max'  # with 'best': 'max' (the highest key wins) or 'min' (the lowest: an error rate, EED, CharacTER)
     ties: str = 'first'  # with 'best': among equal keys, 'first' (the first reference, as every tool's loop) or 'last'
-    example: tuple | None = None  # a tiny valid corpus (hyps, refs[, worse_hyps]) in the form the metric takes, for the
-    # demos and the registry's tests; worse_hyps score worse than hyps on refs. None: plain text (any sentences do)
+    example: Example | None = None  # a tiny valid corpus in the form the metric takes (labels, tags, items, sources);
+    # None: plain sentences (any hypotheses and references of text do)
     description: str = ''
     cli_prefix: str = ''  # CLI flags are `--PREFIX-OPTION` (default: the name), e.g. 'rouge' for the ROUGE family
     higher_is_better: bool = True  # the direction: False for error rates (TER, WER); meta-evaluation, rankings

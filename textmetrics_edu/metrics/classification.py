@@ -317,10 +317,15 @@ def _clf_options(average: str) -> tuple:
                    "warning), 0, 1 or nan"))
 
 # %% ../../nbs/50_classification.ipynb #d51a9e1d
+from ..core import Example
+
+
 def _clf_metric(measure: str, average: str, description: str) -> Metric:
     return Metric(measure, _clf_options(average), _clf_segment(measure), _clf_score(measure),
                   _clf_signature(measure), prepare_refs=_clf_prepare(measure), check=_clf_check,
-                  references='one', cli_prefix='classification', description=description)
+                  references='one', cli_prefix='classification', description=description,
+                  example=Example(('a', 'b', 'a'), ('a', 'b', 'b'), worse=('b', 'a', 'a'),   # labels, one per example
+                                  options={'labels': ['a', 'b']}))   # the classes, named for per-segment statistics
 
 
 ACCURACY = _clf_metric('accuracy', 'macro', 'accuracy of predicted labels (one per line) against gold labels')

@@ -147,6 +147,9 @@ def _corpus_score(stats: Sequence[GecGleuStats], o: dict) -> tuple[float, list[f
     return sum(scores) / len(scores), scores
 
 # %% ../../nbs/23_gec_gleu.ipynb #8cb2d329
+from ..core import Example
+
+
 def _segment_stats(hyp, refs, o):
     src, rs = split_source(refs, 'gec_gleu')
     if o['penalty'] == 'compare_mt' and len(rs) != 1:
@@ -165,7 +168,10 @@ def _signature(o, nrefs):
 
 
 GEC_GLEU = Metric(
-    'gec_gleu', description='GLEU for grammatical error correction (Napoles et al. 2015/2016): n-gram precision '
+    'gec_gleu', example=Example(('the cat sat on a mat', 'the dog barks'),   # references carrying their sources
+                                with_sources(['the cat sat on the mat .', 'a dog is barking'], ['the cat sat on a mat', 'the dog barks']),
+                                worse=('the cat sat on the mat .', 'a dog is barking')),   # the sources, uncorrected
+    description='GLEU for grammatical error correction (Napoles et al. 2015/2016): n-gram precision '
     'against references, minus source n-grams the references changed', aggregate='corpus',
     options=(Option('iterations', int, 500, 'iterations, each drawing one reference per sentence at random',
                     min=1, ui=(1, 1000)),

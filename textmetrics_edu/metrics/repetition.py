@@ -161,6 +161,9 @@ def simctg_diversity(hyps: Sequence[str],  # the continuations, one str each
     return (*reps, (1 - reps[0]) * (1 - reps[1]) * (1 - reps[2]))
 
 # %% ../../nbs/32_diversity.ipynb #5d5874db
+from ..core import Example
+
+
 @dataclass(frozen=True)
 class RepStats:
     "rep/l's summable statistics: token counts, and per-sequence fractions for the per-sequence average."
@@ -231,6 +234,8 @@ REP_L = Metric('rep_l', (Option('context', int, 128, 'l: previous reference toke
                                 "(mean of each sequence's share)", choices=('tokens', 'sequences')),
                          *REP_TOKENIZE),
                segment_stats=_rep_stats, score=_rep_score, signature=_rep_signature, references='one', cli_prefix='rep',
+               example=Example(('the cat sat on a mat', 'the dog barks'), ('the cat sat on a mat', 'the dog barks'),
+                               worse=('the the cat sat on a', 'the the dog')),   # one predicted token per reference token
                higher_is_better=False,
                description='rep/l (Welleck et al. 2020): share of next-token predictions repeating one of the previous l tokens',
                not_additive='uniq counts the distinct next-token predictions of the whole corpus: a union, not a sum')

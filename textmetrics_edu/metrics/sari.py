@@ -242,6 +242,9 @@ def sari_from_stats(st: SariStats,  # summed statistics
                       precision=P, recall=R, n_segments=n_segments)
 
 # %% ../../nbs/22_sari.ipynb #663875b9
+from ..core import Example
+
+
 def _segment_stats(hyp, refs, o):
     "Stage 2 of the protocol: `sari_statistics`'s numbers, computed by the engine `sari_segment_counts`."
     src, rs = split_source(refs, 'sari')
@@ -263,7 +266,10 @@ def _signature(o, nrefs):
 
 
 SARI = Metric(
-    'sari', description='SARI (Xu et al. 2016): n-gram add/keep/delete scores against source and references',
+    'sari', example=Example(('the cat sat on a mat', 'the dog barks'),   # references carrying their sources
+                            with_sources(['the cat sat on the mat .', 'a dog is barking'], ['the cat sat on a mat', 'the dog barks']),
+                            worse=('the cat sat on the mat .', 'a dog is barking')),   # the sources, unchanged
+    description='SARI (Xu et al. 2016): n-gram add/keep/delete scores against source and references',
     options=(Option('convention', str, 'easse', "'easse' (EASSE corpus_sari), 'paper' (Xu et al. 2016 eqs. 2-3), "
                     "'authors' (mean of SARI.py's sentence scores) or 'hf' (mean of HF evaluate's)", choices=SARI_CONVENTIONS),
              Option('tokenize', str, '13a', "sacreBLEU tokenizer applied to source, output and references",

@@ -226,6 +226,9 @@ def span_f1_score(st: SpanStats, o: dict, signature: str = '', n_segments: int =
                         macro_f1=macro, weighted_f1=weighted, mode=o['mode'], scheme=o['scheme'], n_segments=n_segments)
 
 # %% ../../nbs/53_span_f1.ipynb #d831bfbd
+from ..core import Example
+
+
 def _check(o: dict, name: str):
     if o['mode'] == 'strict' and o['scheme'] is None:
         raise MetricInputError(f"{name}: mode='strict' needs a `scheme` ({', '.join(SCHEMES)}); seqeval 1.2.2's f1_score "
@@ -247,6 +250,7 @@ SPAN_F1_OPTIONS = (
 
 SPAN_F1 = Metric(
     'span_f1', SPAN_F1_OPTIONS, segment_stats=_segment, score=span_f1_score, check=_check, references='one',
+    example=Example(('B-PER O', 'O B-LOC'), ('B-PER O', 'O O'), worse=('O O', 'B-LOC O')),   # tags, one per token
     signature=lambda o, nrefs: make_signature('spanF1', mode=o['mode'], scheme=o['scheme'] or 'none', zd=o['zero_division']),
     description='span (chunk) F1 of BIO-style tags, one sentence of tags per line (CoNLL/seqeval, micro)',
     not_additive="span F1's per-type counts (macro and weighted F1, the per-type table) are a mapping by entity type, "

@@ -388,6 +388,9 @@ def check_paired(items_a: Sequence[MCItem], items_b: Sequence[MCItem], names=('i
 
 # %% ../../nbs/80_benchmark_scoring.ipynb #ddea8774
 #| code-fold: true
+from ..core import Example
+
+
 def benchmark_segments(items: Sequence[MCItem],  # checked items (`mc_item`, `read_benchmark`)
                       ) -> tuple[list[str], list[str]]:  # (hyps, refs): one JSON string each per item
     """The items in the form of the metric protocol (`corpus_benchmark_accuracy(hyps, refs)`): `hyps[i]` is what the
@@ -476,6 +479,10 @@ BENCHMARK_ACCURACY = Metric(
             "UTF-8 byte) or 'acc_mutual_info' (ll minus the unconditional ll)", choices=MC_CONVENTIONS),),
     segment_stats=_bench_acc_segment,
     score=_bench_acc_score, references='one',
+    example=Example(*benchmark_segments([mc_item(['a | b', 'café [x](javascript:y)', 'ccc'],   # JSON log-likelihoods, items
+                                                 [-1.0 if j == g else -2.0 for j in range(3)], g) for g in (0, 1, 2)]),
+                    worse=benchmark_segments([mc_item(['a | b', 'café [x](javascript:y)', 'ccc'],   # another choice each
+                                                      [-2.0 if j == g else -1.0 for j in range(3)], g) for g in (0, 1, 2)])[0]),
     signature=lambda o, nrefs: make_signature('benchmark_accuracy', conv=o['convention'], lm_eval='0.4.13'),
     description="multiple-choice benchmark accuracy from per-choice log-likelihoods (lm-eval's acc, acc_norm, "
                 "acc_bytes, acc_mutual_info); a line: JSON log-likelihoods / JSON item")
