@@ -37,24 +37,38 @@ def markdown_of(nb: str) -> str:
                      if c['cell_type'] == 'markdown')
 
 
-def example_corpus(name, hyps=('the cat sat on the mat', 'a dog barks'), refs=('the cat sat on a mat', 'the dog barks')):
-    "A small corpus in the form metric `name` takes: labels for classification, sources with the references for rewriting."
+HYPS, REFS = ('the cat sat on the mat', 'a dog barks'), ('the cat sat on a mat', 'the dog barks')
+
+
+def example_corpus(name, hyps=HYPS, refs=REFS):
+    """A small corpus in the form metric `name` takes: the example its spec declares (`Metric.example`: labels, tags,
+    JSON items, references with their sources), else the plain sentences given."""
     spec = METRICS[name]
-    hyps, refs = list(hyps), list(refs)
-    if name in ('accuracy', 'f1', 'mcc'): return ['a', 'b', 'a'], ['a', 'b', 'b']
-    if name == 'span_f1': return ['B-PER O', 'O B-LOC'], ['B-PER O', 'O O']   # tags, one per token
-    if name == 'rep_l': return refs, refs   # one predicted token per reference token
-    if name == 'benchmark_accuracy': return benchmark_corpus(len(hyps))
-    if 'sources' in inspect.signature(unwrap(spec.corpus_fn)).parameters:   # rewriting metrics (SARI, GEC GLEU)
-        return hyps, textmetrics_edu.with_sources(['the cat sat on the mat .', 'a dog is barking'], refs)
-    return hyps, ([[r] for r in refs] if spec.multi_ref else refs)
+    ex = spec.metric.example
+    if ex is not None: return list(ex.hyps), ex.refs
+    return list(hyps), ([[r] for r in refs] if spec.multi_ref else list(refs))
 
 
-def benchmark_corpus(n, seed=0):
-    "n multiple-choice items in the protocol's form: JSON log-likelihoods (hyps), JSON items (refs), a non-ASCII choice."
-    from textmetrics_edu.stats.benchmark import benchmark_segments, mc_item
-    return benchmark_segments([mc_item(['a | b', 'café [x](javascript:y)', 'ccc'], [-1.0 - (i + seed) % 3, -2.0, -1.5 - i % 2],
-                                       (i * 7 + seed) % 3) for i in range(n)])
+def example_options(name) -> dict:
+    "The options the per-segment statistics of metric `name` need with its example (`Example.options`, e.g. F1's labels)."
+    ex = METRICS[name].metric.example
+    return dict(ex.options) if ex is not None else {}
+
+
+@pytest.mark.parametrize('name', NAMES)
+def test_a_metric_that_takes_more_than_sentences_declares_its_example(name):
+    """Issue 32: the tests take a metric's input form from its spec, never from its name. A metric that refuses plain
+    sentences (the default example fails its validation) must declare `Metric(example=Example(...))`; a declared example
+    is valid (and its worse hypotheses, if given, are as many)."""
+    spec = METRICS[name]
+    ex = spec.metric.example
+    if ex is None:
+        try: spec.corpus_fn(*example_corpus(name))
+        except MetricInputError as e:
+            pytest.fail(f"{name} does not take plain sentences ({e}); declare its input form: Metric(example=Example(hyps, refs))")
+        return
+    spec.corpus_fn(list(ex.hyps), ex.refs)
+    assert not ex.worse or len(ex.worse) == len(ex.hyps), name
 
 
 def test_the_registry_is_not_empty():
@@ -131,15 +145,10 @@ def test_the_declared_direction_is_what_the_scores_do(name):
     from textmetrics_edu.core import check_corpus
     f = METRICS[name].corpus_fn
     hyps, refs = example_corpus(name)
-    if name == 'rep_l':   # next-token predictions of the reference tokens: the true ones vs each a copy of the last one
-        toks = [r.split() for r in refs]
-        assert _better(name, float(f(refs, refs)), float(f([' '.join(t[:1] + t[:-1]) for t in toks], refs))), name
-        return
-    if name == 'benchmark_accuracy':   # log-likelihoods that pick the gold choice vs ones that pick another
-        from textmetrics_edu.stats.benchmark import benchmark_segments, mc_item
-        right, _ = benchmark_segments([mc_item(['a', 'b', 'c'], [-1.0 if j == g else -2.0 for j in range(3)], g) for g in (0, 1, 2)])
-        wrong, refs = benchmark_segments([mc_item(['a', 'b', 'c'], [-2.0 if j == g else -1.0 for j in range(3)], g) for g in (0, 1, 2)])
-        assert _better(name, float(f(right, refs)), float(f(wrong, refs))), name
+    ex = METRICS[name].metric.example
+    if ex is not None and ex.worse:   # the spec's example says which hypotheses are worse (rep/l, benchmark items, ...)
+        good, bad = float(f(list(ex.hyps), ex.refs)), float(f(list(ex.worse), ex.refs))
+        assert _better(name, good, bad), f'{name}: its example scores {good}, the worse hypotheses {bad}'
         return
     perfect = [seg[-1] for seg in check_corpus(hyps, refs)[1]]   # each segment's last reference (after any source)
     good, bad = float(f(perfect, refs)), float(f(perfect[::-1], refs))
@@ -159,7 +168,7 @@ def test_corpus_total_equals_adding_one_by_one(name):
     m = METRICS[name].metric
     if m.segment_stats is None or m.aggregate == 'corpus': pytest.skip('no per-segment statistics')
     hyps, refs = example_corpus(name)
-    o = m.opts({'labels': ['a', 'b']} if name in ('f1', 'mcc') else {})
+    o = m.opts(example_options(name))
     h, r = check_corpus(hyps * 3, refs * 3)
     st = m.stats(h, r, o)
     acc = st[0]
@@ -190,13 +199,10 @@ def test_significance_accepts_every_metric_with_summable_statistics(name):
     hyps = ['the cat sat on the mat', 'a dog barked loudly', 'it is raining today', 'we like green tea']
     base = ['the cat sat on a mat', 'the dog barked', 'it rains', 'we like tea']
     refs = ['the cat sat on the mat', 'the dog barked loudly', 'it is raining', 'we like green tea']
-    if name in ('accuracy', 'f1', 'mcc'): hyps, base, refs = ['a', 'b', 'a', 'b'], ['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b']
-    if 'sources' in inspect.signature(unwrap(METRICS[name].corpus_fn)).parameters:   # rewriting metrics (SARI)
-        refs = textmetrics_edu.with_sources(base, refs)   # each segment's source rides with its references
-    if name == 'span_f1': hyps, base, refs = (['B-PER O', 'O B-LOC', 'I-PER O', 'O O'], ['B-PER O', 'O O', 'O O', 'O O'],
-                                              ['B-PER O', 'O B-LOC', 'B-PER O', 'O B-LOC'])   # tags, one per token
-    if name == 'rep_l': hyps, base = refs, [' '.join(r.split()[:1] * len(r.split())) for r in refs]  # one prediction a token
-    if name == 'benchmark_accuracy': (hyps, refs), base = benchmark_corpus(4), benchmark_corpus(4, seed=1)[0]
+    ex = m.example
+    if ex is not None:   # the spec's example (labels, tags, items, sources): its hypotheses against its worse ones
+        assert ex.worse, f'{name}: a significance test needs two systems; give Example(worse=...)'
+        hyps, base, refs = list(ex.hyps), list(ex.worse), ex.refs
     res = paired_test(base, hyps, refs, metric=name, test='bs', n_samples=20, seed=1)
     assert res is not None
 

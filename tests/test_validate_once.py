@@ -1,5 +1,4 @@
 "Every option of a call is validated once (by its `Option`), and a tokenizer is looked up once per call, not per segment."
-import inspect
 import sys
 from collections import Counter
 
@@ -7,15 +6,17 @@ import pytest
 
 import textmetrics_edu.core.text as text
 from textmetrics_edu.core import METRICS, Option, discover_metrics
-from test_registry import benchmark_corpus
 
 discover_metrics()
 
 H = ['the cat sat on the mat today', 'a quick brown fox jumps over the dog', 'hello there my good friend']
 R = ['the cat sat on the mat today', 'the quick brown fox jumps over the lazy dog', 'hello there my dear friend']
-LABELS_H, LABELS_R = ['a', 'b', 'a', 'c'], ['a', 'b', 'b', 'c']
-CLASSIFICATION = {'accuracy', 'f1', 'mcc'}
-TAGS_H, TAGS_R = ['B-PER I-PER O', 'O B-LOC', 'I-ORG O'], ['B-PER I-PER O', 'O O', 'B-ORG O']   # span_f1: tags
+
+
+def corpus_of(spec):
+    "Plain sentences, or the input form the metric's spec declares (`Metric.example`: labels, tags, items, sources)."
+    ex = spec.metric.example
+    return (list(ex.hyps), ex.refs) if ex is not None else (H, R)
 
 XFAIL = {}  # name -> why it could not be fixed (none at present)
 
@@ -61,13 +62,8 @@ def _params(names):
 @pytest.mark.parametrize('name', _params(sorted(METRICS)))
 def test_corpus_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
-    hyps, refs = (LABELS_H, LABELS_R) if name in CLASSIFICATION else (H, R)
-    if name == 'span_f1': hyps, refs = TAGS_H, TAGS_R
-    if name.startswith('self_bleu') or name.startswith('distinct'): refs = None
-    if name == 'rep_l': hyps = refs  # one predicted token per reference token
-    if name == 'benchmark_accuracy': hyps, refs = benchmark_corpus(3)   # JSON log-likelihoods and items
-    extra = {'sources': hyps} if 'sources' in inspect.signature(spec.corpus_fn).parameters else {}   # SARI: a source each
-    spec.corpus_fn(hyps, refs, **_explicit_options(spec), **extra)
+    hyps, refs = corpus_of(spec)
+    spec.corpus_fn(hyps, refs, **_explicit_options(spec))
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
     if spec.metric.aggregate != 'corpus':  # every option given was checked (once); 'corpus': the function checks its own
         assert set(option_checks) >= set(_explicit_options(spec)), dict(option_checks)
@@ -76,13 +72,8 @@ def test_corpus_call_checks_each_option_once(name, option_checks):
 @pytest.mark.parametrize('name', _params(sorted(n for n, s in METRICS.items() if s.sentence_fn is not None)))
 def test_sentence_call_checks_each_option_once(name, option_checks):
     spec = METRICS[name]
-    hyp, refs = (LABELS_H[0], LABELS_R[0]) if name in CLASSIFICATION else (H[1], R[1])
-    if name == 'span_f1': hyp, refs = TAGS_H[0], TAGS_R[0]
-    if name.startswith('distinct'): refs = None
-    if name == 'rep_l': hyp = refs  # one predicted token per reference token
-    if name == 'benchmark_accuracy': hyp, refs = (x[0] for x in benchmark_corpus(1))
-    extra = {'source': hyp} if 'source' in inspect.signature(spec.sentence_fn).parameters else {}   # SARI: its source
-    spec.sentence_fn(hyp, refs, **_explicit_options(spec, sentence=True), **extra)
+    hyps, refs = corpus_of(spec)
+    spec.sentence_fn(hyps[-1], refs[-1], **_explicit_options(spec, sentence=True))
     assert all(v <= 1 for v in option_checks.values()), dict(option_checks)
 
 
