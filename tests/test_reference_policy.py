@@ -82,3 +82,13 @@ def test_a_declared_policy_is_checked():
     with pytest.raises(ValueError, match='best_key'): Metric('x', (), references='best')
     with pytest.raises(ValueError, match='reference_stats'):
         Metric('x', (), reference_stats=lambda h, r, o, k: None, best_key=len)   # 'pooled' has no per-reference stage
+
+
+def test_a_derived_stage_survives_replace():
+    "`dataclasses.replace` of a spec whose stage 2 the protocol derived derives it again (same numbers)."
+    from dataclasses import replace
+    m = METRICS['eed'].metric
+    o = m.opts({})
+    m2 = replace(m, description='a copy')
+    assert m2.segment_stats is not m.segment_stats and m2.segment_stats.reference_stats is m.reference_stats
+    assert stats_row(m2.stats([H], [(A, B)], o)[0]) == stats_row(m.stats([H], [(A, B)], o)[0])

@@ -176,7 +176,9 @@ def best_of_references(metric) -> Callable:
         return best_reference([one(hyp, r, opts, k) for k, r in enumerate(prepared_refs)], key, best, ties)[1]
     segment_stats.__module__ = one.__module__   # the metric's module (docs, help, lesson pages)
     segment_stats.__name__ = segment_stats.__qualname__ = f"best_of_{one.__name__.lstrip('_')}"
-    segment_stats.__doc__ = f"Stage 2 of {metric.name}: `{one.__name__}` against each reference alone, the best kept ({best} of `best_key`, {ties} on ties)."
+    segment_stats.__doc__ = (f"Stage 2 of {metric.name}: `{one.__name__}` against each reference alone, the best kept "
+                             f"({best} of `best_key`, the {ties} on ties).")
+    segment_stats.reference_stats = one
     return segment_stats
 
 # %% ../../nbs/00_core.ipynb #e331ad7b
@@ -268,7 +270,8 @@ class Metric:
         if self.references == 'best' and self.best_key is None:
             raise ValueError(f"{self.name}: a metric that keeps the best reference declares its `best_key`")
         if self.reference_stats is not None:
-            if self.references != 'best' or self.segment_stats is not None:
+            derived = getattr(self.segment_stats, 'reference_stats', None) is not None   # (`dataclasses.replace` passes it)
+            if self.references != 'best' or (self.segment_stats is not None and not derived):
                 raise ValueError(f"{self.name}: `reference_stats` is for references='best', instead of `segment_stats`")
             object.__setattr__(self, 'segment_stats', best_of_references(self))
 
