@@ -293,8 +293,10 @@ class Metric:
         "Stage 2 for a validated corpus: the statistics of every segment (references prepared once)."
         if self.segment_stats is None:
             raise MetricInputError(f"{self.name}: no per-segment statistics (its corpus function computes the score)")
-        if self.references == 'one' and any(len(r) != 1 for r in refs):
-            raise MetricInputError(f"{self.name}: one reference per segment, got {max(len(r) for r in refs)}")
+        if self.references == 'one':
+            for i, r in enumerate(refs):
+                if len(r) != 1:
+                    raise MetricInputError(f"{self.name}: `refs[{i}]` has {len(r)} references; give exactly one reference per segment")
         if self.batch_stats: return self.batch_stats(hyps, refs, opts)
         prep = self.prepare_refs(refs, opts) if self.prepare_refs else refs
         return [self.segment_stats(h, r, opts) for h, r in progress_iter(zip(hyps, prep), len(hyps))]
