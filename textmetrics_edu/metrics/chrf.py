@@ -385,10 +385,9 @@ def torchmetrics_chrf_stats(hyp: str,  # one hypothesis
     if none scores above 0 the segment adds its hypothesis counts but no reference counts, as torchmetrics does."""
     th = _tables(hyp, o, 'torchmetrics')
     hs = tuple(t for _, t in th)
-    best, best_f = (tuple(0 for _ in hs), tuple(0 for _ in hs)), 0.0
+    each = [((tuple(0 for _ in hs), tuple(0 for _ in hs)), 0.0)]   # no reference, F 0: first, so it wins the ties at 0
     for ref in refs:
         tr = _tables(ref, o, 'torchmetrics')
         rs, ms = tuple(t for _, t in tr), tuple(_clip(h, r) for (h, _), (r, _) in zip(th, tr))
-        f = _torchmetrics_f(hs, rs, ms, o['beta'], o['char_order'])
-        if f > best_f: best, best_f = (rs, ms), f
-    return CHRFStats(hs, *best)
+        each.append(((rs, ms), _torchmetrics_f(hs, rs, ms, o['beta'], o['char_order'])))
+    return CHRFStats(hs, *best_reference(each, lambda c: c[1])[1][0])
