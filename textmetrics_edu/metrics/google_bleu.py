@@ -102,7 +102,7 @@ def _pooled(toks, min_len, max_len):
 
 @lru_cache(maxsize=2**16)
 def _ref_table(ref, min_len, max_len, tokenize, lowercase):
-    "One reference's pooled n-gram counts and their total (cached: read, never modified)."
+    "One text's pooled n-gram counts and their total (a reference's, or the hypothesis'; cached: read, never modified)."
     return _pooled(google_bleu_tokens(ref, tokenize, lowercase), min_len, max_len)
 
 
