@@ -241,7 +241,8 @@ BERTSCORE = Metric(
     'bertscore', description='BERTScore F (Zhang et al. 2020), all-MiniLM-L6-v2 layer 6, bert-score 0.3.13-compatible',
     options=BERTSCORE_OPTIONS, segment_stats=_bertscore_segment_stats, batch_stats=_bertscore_batch_stats,
     score=_bertscore_score, signature=_bertscore_signature, check=_bertscore_check,
-    refs_across_segments=True)  # with idf, a segment's weights come from every reference of the corpus
+    refs_across_segments=True,  # with idf, a segment's weights come from every reference of the corpus
+    references='pooled')   # P, R and F each the maximum over the references (bert-score), perhaps of different ones
 
 corpus_bertscore = corpus_fn(BERTSCORE, """Corpus BERTScore: the mean over segments of each segment's F (P and R in the
 result), equal to the mean of `bert_score.score(hyps, refs, model_type=<MiniLM folder>, num_layers=6, idf=...)` 0.3.13.""")
