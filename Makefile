@@ -28,7 +28,7 @@ LOCKED ?= $(LOCK)
 PIP_ENV = $(if $(LOCKED),PIP_CONSTRAINT=$(abspath $(LOCKED)))
 NOW = $$(date +%s)
 
-.PHONY: docs test test-slow test-latest lock setup system-deps export hooks readme clean help
+.PHONY: docs test test-slow test-latest lock setup system-deps export hooks readme lint clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
@@ -103,6 +103,11 @@ test: setup
 	@t0=$(NOW); $(PY) tools/build_site.py --no-export || exit $$?; t1=$(NOW); \
 	  $(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15; rc=$$?; \
 	  echo "make test: the site (every notebook executed) $$(( t1 - t0 )) s, pytest $$(( $(NOW) - t1 )) s, exit $$rc"; exit $$rc
+
+# Unused imports and undefined names in the package (from its notebooks), tests, tools and benchmarks: pyproject.toml's
+# [tool.ruff]; a second or two. A finding in textmetrics_edu/ is fixed in its notebook, then `make export`.
+lint: $(STAMP)
+	$(PY) -m ruff check --no-cache .
 
 # The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
 test-slow: setup
