@@ -204,8 +204,8 @@ def load_estimator(path: str | None = None,  # an .npz from `save_estimator`; No
     import json
     import numpy as np
     from pathlib import Path
-    import textmetrics_edu
-    p = Path(path) if path is not None else Path(textmetrics_edu.__file__).parent / 'data' / 'models' / WEIGHTS_FILE
+    from textmetrics_edu.core.datasets import data_path
+    p = Path(path) if path is not None else data_path('models', WEIGHTS_FILE)
     try:
         z = np.load(p)
         n = len([k for k in z.files if k.startswith('W')])

@@ -19,9 +19,8 @@ def comet_minilm_explorer_data() -> dict:
     sentence chrF, the package's score, and each feature block's contribution to the first hidden layer
     (W0 restricted to that block times the block); the regressor's later layers."""
     import json
-    from pathlib import Path
-    import textmetrics_edu
-    return json.loads((Path(textmetrics_edu.__file__).parent / 'data' / 'models' / 'comet_minilm_explorer.json').read_text(encoding='utf-8'))
+    from textmetrics_edu.core.datasets import data_path
+    return json.loads(data_path('models', 'comet_minilm_explorer.json').read_text(encoding='utf-8'))
 
 
 def regressor_from_blocks(blocks: dict,  # feature group -> its contribution to the first layer (list of floats)
