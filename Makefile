@@ -112,4 +112,4 @@ readme: setup
 	$(PY) tools/make_readme.py
 
 clean:
-	rm -rf _docs _proc _proc_quarto build dist *.egg-info .venv-latest .venv-lock
+	rm -rf _docs _proc _proc_course _proc_quarto build dist *.egg-info .venv-latest .venv-lock

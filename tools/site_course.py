@@ -7,8 +7,8 @@ Each function is pure (tested in tests/test_build_site.py); `build_site.prepare_
 * pages that read as lessons: test statements (`assert`, `test_eq(...)`, `with raises(...)`) are removed from the
   code shown (`strip_tests`: they still run when the notebook executes), exported source is folded, an exercise's
   outputs fold with its answer, tool chatter on stderr is not shown;
-* the sources named: the first mention of "document 00N" on a page says what the document is (`SOURCES`, the one
-  table of the five documents; `name_sources`);
+* the sources named: the first mention of "document 00N" on a page says what the document is (`SOURCES`, the table of
+  the five documents in the course's data, nbs/course.yml; `name_sources`);
 * links: nbdev's source links point at the site's own highlighted copy of the module (`source_pages`), show_doc
   headings carry the anchors nbdev's cross-references use (`add_doc_anchors`);
 * a course: previous/next links (`prev_next`), a download link, an offline search index (`search_index`).
@@ -23,27 +23,18 @@ from pathlib import Path
 
 WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json'
 
-# ----------------------------------------------------------------------------------------------------------------
-# The five source documents the lessons check (kept by the project, not redistributed): the one table of them.
-# Only what the documents themselves say: none names its author; a link only where the document gives its own.
-# ----------------------------------------------------------------------------------------------------------------
-SOURCES = {
-    '000': dict(title='Common Metrics of Generated Text Evaluation', kind='blog post (Jekyll, category machine_learning)',
-                author='author not named', covers='perplexity, BLEU, distinct-n', link=None),
-    '001': dict(title='Metrics for Evaluating the Quality of Generated Text', kind='course notes (a section with learning goals)',
-                author='author not named', covers='perplexity, n-gram matching, BLEU', link=None),
-    '002': dict(title='Overview', kind='overview of LLM evaluation metrics in a curated guide on GitHub',
-                author="its links point to ghimiresunil's LLM-PowerHouse guide; author not named",
-                covers='classification, perplexity, burstiness, BLEU, ROUGE, METEOR, MOS, GLUE',
-                link='https://github.com/ghimiresunil/LLM-PowerHouse-A-Curated-Guide-for-Large-Language-Models-with-'
-                     'Custom-Training-and-Inferencing', link_text='the guide it refers to'),
-    '003': dict(title='metrics for NLP tasks', kind='Jupyter notebook (English and Chinese notes)',
-                author='author not named', covers='perplexity, BLEU, WER, edit cost, ROUGE, METEOR, TER', link=None),
-    '004': dict(title='Decoding LLM Metrics - A Mathematical Dive into Model Evaluation',
-                kind='blog post (Jekyll, category article)', author='author not named',
-                covers='BLEU, ROUGE, perplexity', link=None),
-}
-SOURCES_PAGE = 'index.html'   # the page that lists them all once (the landing page, section `#the-documents`)
+COURSE_FILE = Path(__file__).resolve().parents[1] / 'nbs' / 'course.yml'   # the course's data: documents, sections
+
+
+def course_data(path: Path = COURSE_FILE) -> dict:
+    "The course's own data (nbs/course.yml): the source documents, the landing pages, the sidebar's sections"
+    import yaml
+    return yaml.safe_load(path.read_text(encoding='utf-8'))
+
+
+COURSE = course_data()
+SOURCES = COURSE['documents']   # the five source documents the lessons check: id -> title, kind, author, covers, link
+SOURCES_PAGE = COURSE['documents_page']   # the page that lists them all once (the landing page, `#the-documents`)
 _doc_re = re.compile(r'\b[Dd]ocuments? (00[0-4])\b')
 
 
@@ -64,7 +55,7 @@ def sources_table(prefix: str = '') -> str:
     rows = ''.join(
         f'<tr id="{source_anchor(d)}"><td>document {d}</td><td>“{html.escape(s["title"])}”</td>'
         f'<td>{html.escape(s["kind"])}</td><td>{html.escape(s["author"])}</td><td>{html.escape(s["covers"])}</td>'
-        f'<td>{"<a href=%s>%s</a>" % (json.dumps(s["link"]), s.get("link_text", "link")) if s["link"] else "none given"}</td></tr>'
+        f'<td>{"<a href=%s>%s</a>" % (json.dumps(s["link"]), s.get("link_text", "link")) if s.get("link") else "none given"}</td></tr>'
         for d, s in SOURCES.items())
     return ('<table class="site-sources"><thead><tr><th>id</th><th>title</th><th>kind</th><th>author or publisher</th>'
             f'<th>what it covers</th><th>link</th></tr></thead><tbody>{rows}</tbody></table>')
