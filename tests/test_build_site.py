@@ -85,15 +85,22 @@ def _lesson_nb():
 
 
 def test_lesson_rules_for_both_renderers():
-    "One set of rules (prepare_for_html); nbconvert gets the site's metadata, Quarto `#|` directives and raw HTML"
+    """One chain of nbconvert preprocessors (site_preprocessors.COURSE) makes the notebook both renderers read: the
+    rules' decisions as nbconvert tags and the site's cell metadata; Quarto gets them as `#|` options and raw HTML"""
+    import copy
+    import site_preprocessors as sp
     nb = _lesson_nb()
-    assert b.prepare_for_html(nb, 'x')['title'] == 'BLEU'
-    code = [c for c in nb.cells if c.cell_type == 'code']
+    assert sp.course_notebook(nb, 'x')['title'] == 'BLEU' and nb.metadata['title'] == 'BLEU'
+    assert all(issubclass(P, sp.Preprocessor) for P in sp.COURSE)
+    q = copy.deepcopy(nb)
+    s = sp.StaticMarkdown()(nb, {})[0]
+    code = [c for c in s.cells if c.cell_type == 'code']
+    assert [c.cell_type for c in s.cells] == ['markdown', 'code', 'code', 'markdown', 'code'], 'no raw cell for nbconvert'
     assert [c.source for c in code] == ['def f(x): return x', 'h = f(1)\nh', 'f(3)']
     assert code[0].metadata['site_fold'] == 'Exported source' and not code[0].metadata['site_fold_open']
+    assert code[0].metadata['site_anchors'] == ['f']
     assert code[2].metadata['site_fold_outputs'] and 'widgets' not in nb.metadata
-    q = _lesson_nb()
-    b.prepare_for_html(q, 'x', quarto=True)
+    q = sp.QuartoCellOptions()(q, {})[0]
     assert [c.cell_type for c in q.cells] == ['raw', 'markdown', 'code', 'code', 'markdown', 'raw', 'code', 'raw']
     assert 'class="site-source"' in q.cells[1].source
     assert q.cells[2].source.endswith('#| code-fold: true\ndef f(x): return x'), 'exported source folded'
@@ -246,15 +253,19 @@ def test_quarto_pages_get_an_anchor_at_each_linked_definition(tmp_path):
 
 def test_documentation_kernel_reruns_only_what_show_doc_needs():
     """nbdev re-runs, in a fresh kernel, every cell holding an import: a lesson cell mixing imports with code that
-    uses the notebook's variables would fail there. The site's rule: exported cells, cells of imports only, show_doc."""
+    uses the notebook's variables would fail there. The site's rule: exported cells, cells of imports only, show_doc;
+    given to nbdev through its FilterDefaults (its exec_show_docs replaced), nbdev's module left unpatched."""
     from execnb.nbio import mk_cell
     from nbdev import processors as P
     from nbdev.process import extract_directives
-    b._doc_kernel_cells_only(P)
+    nbdev_rule = P._do_eval
+    procs = b.site_filters().procs()
+    assert P._do_eval is nbdev_rule and P.exec_show_docs not in procs
+    assert any(isinstance(p, type) and issubclass(p, P.exec_show_docs) for p in procs) and len(procs) == len(P.FilterDefaults().procs())
 
     def runs(src):
         c = mk_cell(src); c.directives_ = extract_directives(c, remove=False)
-        return bool(P._do_eval(c))
+        return bool(b.doc_eval(c))
     assert runs('import a\nfrom b import c') and runs('#| export\ndef f(): pass') and runs('show_doc(f)')
     assert not runs('from a import b\nx = f(b)') and not runs('x = 1') and not runs('if t:\n    import torch\n    y = 2')
     assert not runs('#| eval: false\nimport a')
@@ -285,7 +296,8 @@ def test_under_the_hood_sections_fold_on_the_site():
     assert cells[3].source.startswith('#| code-fold: true') and cells[4].source == '#| code-fold: true\nz = 3'
     assert cells[5].source == '## Pitfalls\nshown' and cells[6].source == 'w = 4'
     nb = nbformat.v4.new_notebook(cells=[M('# T'), *cells])
-    b.prepare_for_html(nb, 'T')
+    import site_preprocessors as sp
+    sp.course_notebook(nb, 'T')
     assert sc.visible_words(nb.cells) == sc.visible_words([M('# T'), M('## Step 1\ntext'), C('x = 1'),
                                                           M('## Under the hood: fast'), M('## Pitfalls\nshown'), C('w = 4')])
 

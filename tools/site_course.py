@@ -61,13 +61,19 @@ def sources_table(prefix: str = '') -> str:
             f'<th>what it covers</th><th>link</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
+_callout_fence = re.compile(r'^\s*:::+\s*(\{[^}]*\.callout-[^}]*\}|callout-[\w-]+)\s*$')
+
+
 def name_sources(md: str, seen: set, prefix: str = '') -> str:
     """Markdown `md` with the first mention of each document not in `seen` (updated) followed by what it is.
-    Headings, code spans, code blocks and math are left alone (the next mention in prose gets it)."""
-    out, fence = [], False
+    Headings, code spans, code blocks and math are left alone (the next mention in prose gets it); a callout's title
+    written as a heading right after its fence (`::: {.callout-note}` then `## Title`) is the box's first line."""
+    out, fence, prev = [], False, ''
     for line in md.split('\n'):
+        title = bool(_callout_fence.match(prev)) and 'title=' not in prev
+        prev = line
         if line.lstrip().startswith(('```', '~~~')): fence = not fence
-        if fence or line.lstrip().startswith('#') or line.lstrip().startswith('$$'):
+        if fence or (line.lstrip().startswith('#') and not title) or line.lstrip().startswith('$$'):
             out.append(line); continue
         protected = [(m.start(), m.end()) for m in re.finditer(r'`[^`]*`|\$[^$]*\$|<[^>]*>|\[[^\]]*\]\([^)]*\)', line)]
 

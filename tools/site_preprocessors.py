@@ -24,6 +24,7 @@ import re
 
 import nbformat
 from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool, Unicode
 
 import site_course as sc
 
@@ -155,6 +156,8 @@ _code_doclink = re.compile(r'\[(`[^`\]]+`)\]\(https?://[^)\s]+\.html(?:#[^)\s]*)
 # ----------------------------------------------------------------------------------------------------------------
 class CoursePreprocessor(Preprocessor):
     "A rule over the whole notebook: `rule(nb)` changes `nb` in place (cells kept, changed or dropped)"
+    enabled = Bool(True).tag(config=True)   # (nbconvert's preprocessors are off until enabled)
+
     def preprocess(self, nb, resources):
         self.rule(nb)
         return nb, resources
@@ -196,7 +199,7 @@ class Callouts(CoursePreprocessor):
 
 class NameSources(CoursePreprocessor):
     "The first mention of each source document on a page says what it is (site_course.name_sources)"
-    prefix = ''
+    prefix = Unicode('', help="the way from the page to the site's root (`../` one folder down)").tag(config=True)
 
     def rule(self, nb):
         seen = set()
