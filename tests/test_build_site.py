@@ -135,17 +135,19 @@ def test_localize_drops_external_loads_keeps_site_files():
 
 
 def test_site_files_exist():
-    "The template and CSS are files next to the live explorers' glue (tools/site/README.md)"
-    for f in ('page.html.j2', 'site.css', 'lab-misc.css', 'mathjax-config.js', 'explorers.js', 'explorers.css', 'README.md'):
+    "The templates and CSS are files next to the live explorers' glue (tools/site/README.md)"
+    for f in ('page.html.j2', 'site_fast.html.j2', 'course.html.j2', 'site.css', 'lab-misc.css', 'mathjax-config.js', 'explorers.js', 'explorers.css', 'README.md'):
         assert (b.SITE_ASSETS / f).is_file(), f
-    assert b.TEMPLATE.startswith("{%- extends 'lab/index.html.j2' -%}")
-    assert '@@SITE_TOC@@' in b.TEMPLATE
+    template = (b.SITE_ASSETS / 'page.html.j2').read_text()
+    assert template.startswith("{%- extends 'lab/index.html.j2' -%}")
+    assert '@@SITE_TOC@@' in template
 
 
 def test_one_mathjax_setup_for_both_sites():
     "MathJax's configuration and the MathJax 2 shim the widget manager needs live in one file that both sites load"
     assert 'MJ.Hub = ' in (b.SITE_ASSETS / 'mathjax-config.js').read_text()
-    assert 'Hub' not in b.TEMPLATE and 'window.MathJax' not in b.TEMPLATE and '{{ resources.site.mathjax }}' in b.TEMPLATE
+    template = (b.SITE_ASSETS / 'page.html.j2').read_text()
+    assert 'Hub' not in template and 'window.MathJax' not in template and '{{ resources.site.mathjax }}' in template
     assert b.mathjax_head('../', defer=True) == ('<script src="../_static/mathjax-config.js"></script>\n'
                                                  '<script src="../_static/mathjax/tex-svg-full.js" defer></script>')
 

@@ -427,9 +427,7 @@ def quarto_course_pages(nbs: Path, docs: Path, fms: dict):
         prefix = '../' * out.count('/')
         body = sc.source_links(localize(page.read_text('utf-8'), prefix, doc_base, pages, out), prefix, git_url)
         if doc_base: body = body.replace(doc_base + '/', prefix)   # nbdev's links inside code comments: text, not href
-        src = html.escape(rel.as_posix())
-        tools = (f'<p class="site-page-tools"><a class="site-download" href="{prefix}notebooks/{src}" download>'
-                 f'Download this notebook</a> <span>(run it in JupyterLab: <code>jupyter lab nbs/{src}</code>)</span></p>')
+        tools = str(sc.markup().page_tools(prefix, rel.as_posix()))
         head = re.search(r'<header id="title-block-header"[^>]*>.*?</header>', body, re.DOTALL)
         body = body[:head.end()] + tools + body[head.end():] if head else body.replace('</main>', tools + '</main>', 1)
         body = body.replace('</main>', sc.prev_next(order, out, prefix) + '</main>', 1)
@@ -501,7 +499,6 @@ def quarto_cdn_to_local(page_html: str, prefix: str) -> str:
 # The static site's look: files next to the live explorers' glue (tools/site/README.md)
 SITE_CSS = (SITE_ASSETS / 'site.css').read_text(encoding='utf-8')  # the site's own styles (_static/site.css)
 LAB_MISC_CSS = (SITE_ASSETS / 'lab-misc.css').read_text(encoding='utf-8')  # appended to nbconvert's JupyterLab CSS
-TEMPLATE = (SITE_ASSETS / 'page.html.j2').read_text(encoding='utf-8')  # nbconvert template extending lab/index.html.j2
 
 def _callout_colours(kind: str) -> tuple[str, str]:
     "The border and background colours of a callout `kind`, as the site's CSS declares them (tools/site/site.css)"
@@ -519,37 +516,39 @@ def callout_open_html(kind: str) -> str:
             f'padding: 0.2em 1em; margin: 0.5em 0;">')
 
 
-def render_sidebar(contents, pages: dict, current: str, prefix: str, listed_all: bool) -> str:
-    "HTML list for the sidebar; `pages` maps notebook rel path (posix) -> (html rel path, title)"
+def sidebar_items(contents, pages: dict, current: str, listed_all: bool) -> list:
+    """The sidebar as the template's items (tools/site/course.html.j2, `sidebar`): each a page {href, title, active} or
+    a section {section, items}; `pages` maps notebook rel path (posix) -> (html rel path, title)"""
     seen = set()
 
     def item(entry):
         if isinstance(entry, str):
             key = entry if entry in pages else next((k for k in pages if Path(k).with_suffix('').as_posix() ==
                                                       Path(entry).with_suffix('').as_posix()), None)
-            if key is None: return ''
+            if key is None: return None
             seen.add(key)
             href, title = pages[key]
-            cls = ' class="active" aria-current="page"' if href == current else ''
-            return f'<li><a href="{prefix}{href}"{cls}>{html.escape(str(title))}</a></li>'
+            return {'href': href, 'title': str(title), 'active': href == current}
         if isinstance(entry, dict):
             if 'contents' in entry or 'section' in entry:
-                inner = ''.join(item(e) for e in entry.get('contents') or [])
-                name = html.escape(str(entry.get('section', '')))
-                return f'<li><div class="site-section">{name}</div><ul>{inner}</ul></li>'
+                return {'section': str(entry.get('section', '')),
+                        'items': [x for x in map(item, entry.get('contents') or []) if x]}
             if 'href' in entry:
-                e = dict(entry)
-                sub = item(e['href'])
-                if sub and 'text' in e:
-                    sub = re.sub(r'>[^<]*</a>', f'>{html.escape(str(e["text"]))}</a>', sub)
-                return sub
-        return ''
+                sub = item(entry['href'])
+                return dict(sub, title=str(entry['text'])) if sub and 'text' in entry else sub
+        return None
 
-    body = ''.join(item(e) for e in contents)
+    items = [x for x in map(item, contents) if x]
     rest = [k for k in pages if k not in seen]
     if rest and listed_all:   # notebooks not (yet) in sidebar.yml still get a link
-        body += '<li><div class="site-section">More</div><ul>' + ''.join(item(k) for k in rest) + '</ul></li>'
-    return f'<ul>{body}</ul>'
+        items.append({'section': 'More', 'items': [item(k) for k in rest]})
+    return items
+
+
+def render_sidebar(contents, pages: dict, current: str, prefix: str, listed_all: bool) -> str:
+    "The sidebar's HTML (tools/site/course.html.j2, `sidebar`)"
+    import site_course as sc
+    return str(sc.markup().sidebar(sidebar_items(contents, pages, current, listed_all), prefix))
 
 
 _heading_re = re.compile(r'<h([23])\s+id="([^"]+)"[^>]*>(.*?)</h\1>', re.DOTALL)
@@ -562,13 +561,14 @@ def inline_code_html(text: str) -> str:
 
 
 def render_toc(body: str) -> str:
+    "The page's table of contents: its h2/h3 headings (tools/site/course.html.j2, `toc`)"
+    import site_course as sc
     items = []
     for level, ident, inner in _heading_re.findall(body):
         text = re.sub(r'<a class="anchor-link".*?</a>', '', inner, flags=re.DOTALL)
         text = re.sub(r'<[^>]+>', '', text).strip()
-        if text: items.append(f'<li class="toc-h{level}"><a href="#{ident}">{text}</a></li>')
-    if not items: return ''
-    return '<div class="site-toc-title">On this page</div><ul>' + ''.join(items) + '</ul>'
+        if text: items.append((level, ident, text))
+    return str(sc.markup().toc(items))
 
 
 _ext_tag_re = re.compile(r'<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)\s*=\s*'
@@ -698,21 +698,6 @@ def _template_dirs():
     return jupyter_path('nbconvert', 'templates')
 
 
-# nbconvert's lab template passes every code cell's highlighted source through `clean_html` (bleach), unconditionally:
-# 40-50% of a page's rendering time. Pygments' output escapes the source and holds only its own <div>/<pre>/<span>
-# markup, which bleach keeps, so the page is the same without it (rendered HTML and outputs are untouched: they are
-# sanitized, or not, as before). This child of the site template only drops that filter.
-FAST_INPUT = """{%- extends 'site.html.j2' -%}
-{% block input %}
-<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline">
-     <div class="cm-editor cm-s-jupyter">
-{{ cell.source | highlight_code(metadata=cell.metadata) }}
-     </div>
-</div>
-{%- endblock input %}
-"""
-
-
 def source_pages_job(root: Path, package: str, docs: Path) -> None:
     "`[source]` links: the module's code on the site, at the line (site_course.source_pages, in a worker process)"
     import site_course as sc
@@ -722,7 +707,7 @@ def source_pages_job(root: Path, package: str, docs: Path) -> None:
 def render_page(course: str, docs: str, rel: str, out: str, site: dict, pages: dict) -> str:
     "Render one course notebook `_proc_course/<rel>` to `_docs/<out>` with nbconvert (runs in a worker process)"
     import nbformat
-    from jinja2 import DictLoader
+    from jinja2 import FileSystemLoader
     from nbconvert import HTMLExporter
     from traitlets.config import Config
     import site_course as sc
@@ -736,7 +721,7 @@ def render_page(course: str, docs: str, rel: str, out: str, site: dict, pages: d
     c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}
     c.TagRemovePreprocessor.remove_all_outputs_tags = {'remove_output'}
     exporter = HTMLExporter(config=c, template_name='lab',
-                            extra_loaders=[DictLoader({'site.html.j2': TEMPLATE, 'site_fast.html.j2': FAST_INPUT})],
+                            extra_loaders=[FileSystemLoader(str(SITE_ASSETS))],   # page.html.j2, site_fast.html.j2
                             template_file='site_fast.html.j2', theme='light',
                             exclude_input_prompt=True, exclude_output_prompt=True,
                             require_js_url=vendored_url('require', prefix),
@@ -843,10 +828,7 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
     (static / 'search.json').write_text(sc.search_index(
         [(o, str(t), (docs / o).read_text('utf-8')) for o, t in pages.values() if (docs / o).exists()]), 'utf-8')
     if not (docs / 'index.html').exists():   # no index notebook: a plain list of the pages
-        links = ''.join(f'<li><a href="{o}">{html.escape(str(t))}</a></li>' for o, t in pages.values())
-        (docs / 'index.html').write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
-                                         f'{html.escape(site_title)}</title></head><body><ul>{links}'
-                                         f'</ul></body></html>', encoding='utf-8')
+        (docs / 'index.html').write_text(str(sc.markup().index_page(site_title, list(pages.values()))), encoding='utf-8')
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -41,24 +41,30 @@ _doc_re = re.compile(r'\b[Dd]ocuments? (00[0-4])\b')
 def source_anchor(doc: str) -> str: return f'doc-{doc}'
 
 
+SITE_DIR = Path(__file__).resolve().parent / 'site'   # the site's templates (course.html.j2: the course's page markup)
+_markup = None
+
+
+def markup():
+    "The macros of tools/site/course.html.j2, the course's page markup (`h`: html.escape, `json`: json.dumps)"
+    global _markup
+    if _markup is None:
+        from jinja2 import Environment, FileSystemLoader
+        env = Environment(loader=FileSystemLoader(str(SITE_DIR)), autoescape=False)
+        env.filters.update(h=lambda s: html.escape(str(s)), json=json.dumps)
+        _markup = env.get_template('course.html.j2').module
+    return _markup
+
+
 def source_line(doc: str, prefix: str = '') -> str:
     """One document, short, as HTML: its title and a link to the table of the five documents (on the landing page),
     whose tooltip gives the kind and author; the table itself has the rest (and the document's own link, if any)"""
-    s = SOURCES[doc]
-    tip = html.escape(f'{s["kind"]}; {s["author"]}', quote=True)
-    return (f'<span class="site-source">(“{html.escape(s["title"])}”, <a href="{prefix}{SOURCES_PAGE}#{source_anchor(doc)}"'
-            f' title="{tip}">the documents</a>)</span>')
+    return str(markup().source_line(doc, SOURCES[doc], prefix, SOURCES_PAGE, source_anchor))
 
 
 def sources_table(prefix: str = '') -> str:
     "The five documents as one HTML table (the landing page's `The documents` section)"
-    rows = ''.join(
-        f'<tr id="{source_anchor(d)}"><td>document {d}</td><td>“{html.escape(s["title"])}”</td>'
-        f'<td>{html.escape(s["kind"])}</td><td>{html.escape(s["author"])}</td><td>{html.escape(s["covers"])}</td>'
-        f'<td>{"<a href=%s>%s</a>" % (json.dumps(s["link"]), s.get("link_text", "link")) if s.get("link") else "none given"}</td></tr>'
-        for d, s in SOURCES.items())
-    return ('<table class="site-sources"><thead><tr><th>id</th><th>title</th><th>kind</th><th>author or publisher</th>'
-            f'<th>what it covers</th><th>link</th></tr></thead><tbody>{rows}</tbody></table>')
+    return str(markup().sources_table(SOURCES, source_anchor))
 
 
 _callout_fence = re.compile(r'^\s*:::+\s*(\{[^}]*\.callout-[^}]*\}|callout-[\w-]+)\s*$')
@@ -300,17 +306,7 @@ def prev_next(order: list, current: str, prefix: str) -> str:
     hrefs = [h for h, _, _ in order]
     if current not in hrefs: return ''
     i = hrefs.index(current)
-    parts = []
-    if i > 0:
-        h, t, s = order[i - 1]
-        parts.append(f'<a class="site-prev" rel="prev" href="{prefix}{h}"><span>← Previous</span>'
-                     f'<b>{html.escape(t)}</b></a>')
-    else: parts.append('<span></span>')
-    if i + 1 < len(order):
-        h, t, s = order[i + 1]
-        parts.append(f'<a class="site-next" rel="next" href="{prefix}{h}"><span>Next ({html.escape(s)}) →</span>'
-                     f'<b>{html.escape(t)}</b></a>')
-    return f'<nav class="site-pager" aria-label="Previous and next">{"".join(parts)}</nav>'
+    return str(markup().pager(order[i - 1] if i > 0 else None, order[i + 1] if i + 1 < len(order) else None, prefix))
 
 
 def sidebar_order(contents, pages: dict) -> list:
