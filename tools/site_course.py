@@ -288,12 +288,7 @@ def source_pages(root: Path, package: str, docs: Path) -> list[str]:
         code = highlight(f.read_text('utf-8'), PythonLexer(), fmt)
         code = re.sub(r'id="L-(\d+)"', r'id="L\1"', code).replace('href="#L-', 'href="#L')
         depth = '../' * rel.count('/') + '../'
-        page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-                f'content="width=device-width, initial-scale=1"><title>{html.escape(rel)}</title><style>{style}\n'
-                'body{font-family:system-ui,sans-serif;margin:0 1rem} pre{font-size:13px;line-height:1.45;overflow-x:auto}'
-                ' :target{background:#fff3bf}</style></head><body><p><a href="' + depth + 'index.html">textmetrics_edu</a>'
-                f' · <code>{html.escape(rel)}</code> (generated from the notebooks: edit <code>nbs/</code>, not this file)'
-                f'</p>{code}</body></html>')
+        page = str(markup().source_page(rel, style, code, depth))
         dst = docs / '_src' / (rel + '.html')
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_text(page, 'utf-8')
@@ -364,9 +359,7 @@ def api_listing(prefix: str = '') -> str:
     from textmetrics_edu._modidx import d as modidx
     by_mod = {}
     for name, mod in tme.public_names().items(): by_mod.setdefault(mod, []).append(name)
-    out = ['<div class="site-api"><h2 id="the-public-api-by-module">The public API by module</h2>'
-           f'<p>{sum(map(len, by_mod.values()))} names in {len(by_mod)} modules, each importable from the top level '
-           '(<code>from textmetrics_edu import name</code>); the link goes to its definition.</p>']
+    modules = []
     for mod in sorted(by_mod):
         m = importlib.import_module(f'textmetrics_edu.{mod}')
         doc = (m.__doc__ or '').strip().split('\n')[0]
@@ -381,11 +374,9 @@ def api_listing(prefix: str = '') -> str:
                          and not isinstance(obj, type) and not hasattr(obj, '__wrapped__') and
                          getattr(obj, '__doc__', None) == type(obj).__doc__): line = ''
             link = syms.get(f'textmetrics_edu.{mod}.{name}', (None,))[0]
-            nm = f'<a href="{prefix}{link}"><code>{html.escape(name)}</code></a>' if link else f'<code>{html.escape(name)}</code>'
-            rows.append(f'<li>{nm}: {html.escape(line)}</li>' if line else f'<li>{nm}</li>')
-        out.append(f'<h3 id="api-{mod.replace(".", "-")}"><code>textmetrics_edu.{html.escape(mod)}</code></h3>'
-                   f'<p>{html.escape(doc)}</p><ul class="site-api-list">{"".join(rows)}</ul>')
-    return ''.join(out) + '</div>'
+            rows.append((name, link, line))
+        modules.append(dict(mod=mod, doc=doc, rows=rows))
+    return str(markup().api_listing(modules, sum(map(len, by_mod.values())), prefix))
 
 
 # ----------------------------------------------------------------------------------------------------------------
