@@ -111,6 +111,27 @@ def test_lesson_rules_for_both_renderers():
     assert 'widgets' not in q.metadata, 'no saved view left: no widget state'
 
 
+def test_quarto_path_renders_the_course_notebooks(tmp_path):
+    """Quarto's project (`_proc_quarto/`) is made of the same course notebooks as the static site (`_proc_course/`),
+    the rules' metadata written as `#|` options; with nbdev's `_quarto.yml`, `nbdev.yml` and the sidebar"""
+    import nbformat
+    import yaml
+    executed = tmp_path / '_proc'
+    executed.mkdir()
+    nbformat.write(nbformat.from_dict(_lesson_nb()), executed / '01_x.ipynb')
+    proc, info = b.quarto_project(ROOT / 'nbs', executed, [Path('01_x.ipynb')])
+    assert proc == tmp_path / '_proc_quarto' and info[Path('01_x.ipynb')][0]['title'] == 'BLEU'
+    course = nbformat.read(tmp_path / b.COURSE_DIR / '01_x.ipynb', as_version=4)
+    q = nbformat.read(proc / '01_x.ipynb', as_version=4)
+    assert [c.id for c in q.cells if c.cell_type != 'raw'] == [c.id for c in course.cells if c.cell_type != 'raw']
+    assert q.cells[2].source.endswith('#| code-fold: true\ndef f(x): return x') and course.cells[2].source == 'def f(x): return x'
+    assert q.cells[5].source.startswith('<details class="site-answer">')
+    assert 'metadata-files' in yaml.safe_load((proc / '_quarto.yml').read_text()) and (proc / 'nbdev.yml').exists()
+    contents = yaml.safe_load((proc / 'sidebar.yml').read_text())['website']['sidebar']['contents']
+    assert {'section': 'Translation and captioning metrics', 'contents': ['01_x.ipynb']} in contents
+    assert not (proc / 'course.yml').exists(), "the course's data is the tools', not a page's"
+
+
 def test_toc():
     body = '<h2 id="a">Alpha<a class="anchor-link" href="#a">¶</a></h2><h3 id="b">Beta <code>x</code></h3><h4 id="c">C</h4>'
     assert b.render_toc(body) == ('<div class="site-toc-title">On this page</div><ul><li class="toc-h2"><a href="#a">'

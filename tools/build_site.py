@@ -9,13 +9,17 @@
 3. Process each executed notebook with nbdev's own processors (what `nbdev_proc_nbs` does, called in-process so
    that nbdev does not try to install Quarto or pip-install the package) into `_proc/`. `#| export` cells are
    shown as code (folded "Exported source", as nbdev does for `#| exports`) followed by their `show_doc`.
-4. With `quarto` on PATH: render a copy of `_proc/` (`_proc_quarto/`, each notebook given the course's rules as
-   `#|` directives and raw HTML: `prepare_for_html(..., quarto=True)`) with Quarto from `_quarto.yml` into `_docs/`
-   (nbdev's `nbdev_docs` path), then point the scripts Quarto loads from CDNs at local copies and add what the static
-   site has (previous/next, download link, source pages, anchors). Otherwise render every processed notebook
-   with nbconvert's HTMLExporter into a static site with the same pages, titles and sidebar, keeping the saved
-   widget state. Either way require.js, the Jupyter widget manager (`@jupyter-widgets/html-manager`) and MathJax
-   are copied from `node_modules/` (npm, `package.json`) into `_docs/_static/`, so no page makes a request
+4. Make each a lesson with the course's rules, one chain of nbconvert preprocessors (tools/site_preprocessors.py:
+   strip tests, fold exported source, drop frozen widgets, name sources, fold answers, fold "under the hood"), into
+   `_proc_course/`: the notebooks both renderers read. The course's data (the documents, the landing pages, the
+   sidebar's sections) is nbs/course.yml.
+5. With `quarto` on PATH: render a copy of `_proc_course/` (`_proc_quarto/`, the rules' cell metadata written as `#|`
+   options: `QuartoCellOptions`) with Quarto from `_quarto.yml` into `_docs/` (nbdev's `nbdev_docs` path), then point
+   the scripts Quarto loads from CDNs at local copies and add what the static site has (previous/next, download
+   link, source pages, anchors). Otherwise render every course notebook with nbconvert's HTMLExporter (templates
+   tools/site/page.html.j2 and course.html.j2) into a static site with the same pages, titles and sidebar, keeping
+   the saved widget state. Either way require.js, the Jupyter widget manager (`@jupyter-widgets/html-manager`) and
+   MathJax are copied from `node_modules/` (npm, `package.json`) into `_docs/_static/`, so no page makes a request
    outside the site, and `_docs/_static/builder.txt` says which renderer made the site (`quarto` or `static`).
 """
 from __future__ import annotations
@@ -347,9 +351,10 @@ def course_notebooks(executed: Path, rels: list[Path]) -> dict:
     return res
 
 
-def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
-    """Quarto renders the course's notebooks (`course_notebooks`), copied to `_proc_quarto/` with the site's cell
-    metadata written as Quarto's `#|` cell options (`site_preprocessors.QuartoCellOptions`)"""
+def quarto_project(nbs: Path, executed: Path, rels: list[Path]) -> tuple[Path, dict]:
+    """The project Quarto renders, `_proc_quarto/`: the course's notebooks (`course_notebooks`) with the site's cell
+    metadata written as Quarto's `#|` cell options (`site_preprocessors.QuartoCellOptions`), the other files of nbs/
+    (`_quarto.yml`, `styles.css`, images), nbdev's `nbdev.yml` and the sidebar. Returns it and `course_notebooks`'."""
     import nbformat
     import yaml
     import site_course as sc
@@ -360,7 +365,6 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
     proc = executed.parent / '_proc_quarto'
     shutil.rmtree(proc, ignore_errors=True)
     shutil.copytree(executed.parent / COURSE_DIR, proc)
-    fms = {rel: fm for rel, (fm, _) in info.items()}
     for rel in rels:
         nb = QuartoCellOptions()(nbformat.read(proc / rel, as_version=4), {})[0]
         head = nb.cells[0] if nb.cells and nb.cells[0].cell_type == 'raw' and nb.cells[0].source.startswith('---') else None
@@ -370,7 +374,7 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
         nbformat.write(nb, proc / rel)
     for f in nbs.rglob('*'):   # what proc_nbs copies: every other file of nbs/
         rel = f.relative_to(nbs)
-        if not f.is_file() or f.suffix == '.ipynb' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
+        if not f.is_file() or f.suffix == '.ipynb' or f.name == 'course.yml' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
             continue
         (proc / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, proc / rel)   # follows the _quarto.yml symlink
@@ -389,6 +393,15 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
         for s in contents:
             if isinstance(s, dict): s.pop('_dir', None)
         (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
+    return proc, info
+
+
+def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
+    "Quarto renders `quarto_project` into `_docs/`, made offline and given the static site's course pages"
+    from nbdev.config import get_config
+    cfg = get_config()
+    proc, info = quarto_project(nbs, executed, rels)
+    fms = {rel: fm for rel, (fm, _) in info.items()}
     log('rendering with Quarto ...')
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)

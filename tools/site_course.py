@@ -1,6 +1,7 @@
 """The site as a course: what tools/build_site.py does to every page beyond rendering it (the static site).
 
-Each function is pure (tested in tests/test_build_site.py); `build_site.prepare_for_html` and `build_static` call them.
+Each function is pure (tested in tests/test_build_site.py); the course's preprocessors (tools/site_preprocessors.py)
+and `build_site.build_static` call them; the HTML they write is the macros of tools/site/course.html.j2 (`markup`).
 
 * one explorer per place: saved ipywidgets views are dropped from the site (`drop_widget_outputs`): the live explorer
   (textmetrics_edu.app.live) is the one a reader types into; in Jupyter the ipywidgets explorer stays;
@@ -391,7 +392,7 @@ _tag = re.compile(r'<[^>]+>')
 
 
 def visible_words(cells) -> int:
-    "Words of prose and unfolded code in the cells of a notebook prepared for the site (`build_site.prepare_for_html`)"
+    "Words of prose and unfolded code in the cells of a notebook prepared for the site (tools/site_preprocessors.py)"
     n = 0
     for c in cells:
         src = c.source if isinstance(c.source, str) else ''.join(c.source)
@@ -412,7 +413,7 @@ HOOD_SUMMARY = 'Under the hood (engineering: open to read)'
 
 
 def fold_under_the_hood(cells) -> int:
-    "Fold the 'Under the hood' sections of a notebook's cells in place (before `prepare_for_html`); returns how many cells"
+    "Fold the 'Under the hood' sections of a notebook's cells in place (the first course rule); returns how many cells"
     level, n = None, 0
     for c in cells:
         src = c.source if isinstance(c.source, str) else ''.join(c.source)
