@@ -10,6 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
 import build_site as b
 import site_course as sc  # noqa: E402
+import site_preprocessors as sp  # noqa: E402
 
 
 @pytest.mark.parametrize('nb, page', [('01_bleu.ipynb', 'bleu.html'), ('index.ipynb', 'index.html'),
@@ -20,18 +21,18 @@ def test_page_name(nb, page):
 
 
 def test_split_directives():
-    assert b.split_directives('#| export\n#| code-fold: true\n\nx = 1\n') == ({'export': '', 'code-fold': 'true'}, 'x = 1\n')
-    assert b.split_directives("#| code-summary: 'Answer'\ny = 2  #| not a directive\n") == \
+    assert sp.split_directives('#| export\n#| code-fold: true\n\nx = 1\n') == ({'export': '', 'code-fold': 'true'}, 'x = 1\n')
+    assert sp.split_directives("#| code-summary: 'Answer'\ny = 2  #| not a directive\n") == \
         ({'code-summary': 'Answer'}, 'y = 2  #| not a directive\n')
-    assert b.split_directives('x = 1\n#| export\n') == ({}, 'x = 1\n#| export\n')   # only leading lines
+    assert sp.split_directives('x = 1\n#| export\n') == ({}, 'x = 1\n#| export\n')   # only leading lines
 
 
 def test_fenced_divs_become_callouts():
-    assert b.convert_fenced_divs(':::{.callout-note}\nHello **x**\n:::\n') == \
+    assert sp.convert_fenced_divs(':::{.callout-note}\nHello **x**\n:::\n') == \
         '\n<div class="callout callout-note">\n<div class="callout-title">\n\nNote\n\n</div>\n\nHello **x**\n\n</div>\n'
-    out = b.convert_fenced_divs('::: {.callout-warning title="Careful"}\nbody\n:::')
+    out = sp.convert_fenced_divs('::: {.callout-warning title="Careful"}\nbody\n:::')
     assert 'callout-warning' in out and '\nCareful\n' in out and '\nbody\n' in out
-    assert b.convert_fenced_divs('no divs here\n').strip() == 'no divs here'
+    assert sp.convert_fenced_divs('no divs here\n').strip() == 'no divs here'
 
 
 def test_notebook_callouts_are_boxes_jupyterlab_draws():
@@ -42,14 +43,14 @@ def test_notebook_callouts_are_boxes_jupyterlab_draws():
     lines = nb_callouts.convert_lines(fenced.splitlines(keepends=True))
     assert lines[0] == b.callout_open_html('warning') + '\n' and lines[1] == '\n' and lines[-2:] == ['</div>\n', 'after\n']
     assert 'border-left: 5px solid #ffc107' in lines[0]   # the site's colour (site.css)
-    assert b.html_callouts_to_fenced(''.join(lines)) == '::: {.callout-warning}\n## Careful\nbody *x*\n\n:::\nafter\n'
+    assert sp.html_callouts_to_fenced(''.join(lines)) == '::: {.callout-warning}\n## Careful\nbody *x*\n\n:::\nafter\n'
     untitled = ''.join(nb_callouts.convert_lines([':::{.callout-note}\n', 'body\n', ':::']))
     assert '\n**Note**\n' in untitled and untitled.endswith('\n</div>')   # JupyterLab shows the label the site gives
-    assert b.html_callouts_to_fenced(untitled) == '::: {.callout-note}\nbody\n\n:::'
-    assert b.convert_fenced_divs(b.html_callouts_to_fenced(untitled)) == b.convert_fenced_divs(':::{.callout-note}\nbody\n\n:::')
+    assert sp.html_callouts_to_fenced(untitled) == '::: {.callout-note}\nbody\n\n:::'
+    assert sp.convert_fenced_divs(sp.html_callouts_to_fenced(untitled)) == sp.convert_fenced_divs(':::{.callout-note}\nbody\n\n:::')
     nested = '<div class="callout callout-note">\n\n<div class="x">\n\ninner\n\n</div>\n\n</div>\n'
-    assert b.html_callouts_to_fenced(nested) == '::: {.callout-note}\n<div class="x">\n\ninner\n\n</div>\n\n:::\n'
-    assert b.html_callouts_to_fenced('<div>\nplain\n</div>') == '<div>\nplain\n</div>'   # other HTML untouched
+    assert sp.html_callouts_to_fenced(nested) == '::: {.callout-note}\n<div class="x">\n\ninner\n\n</div>\n\n:::\n'
+    assert sp.html_callouts_to_fenced('<div>\nplain\n</div>') == '<div>\nplain\n</div>'   # other HTML untouched
     for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):   # a new `:::` fence: run tools/nb_callouts.py
         for c in json.loads(nb.read_text(encoding='utf-8'))['cells']:
             if c['cell_type'] == 'markdown':
@@ -57,11 +58,11 @@ def test_notebook_callouts_are_boxes_jupyterlab_draws():
 
 
 def test_pandoc_link_attributes():
-    assert b.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
+    assert sp.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
         '<a href="https://x/y.py#L3" target="_blank" style="float:right">src</a>'
-    assert b.pandoc_to_commonmark('[plain](a.html)') == '[plain](a.html)'
+    assert sp.pandoc_to_commonmark('[plain](a.html)') == '[plain](a.html)'
     # a heading's explicit id is the anchor links use on both sites (Quarto and nbconvert slug titles differently)
-    assert b.pandoc_to_commonmark('## The explorer: move {#the-explorer}') == \
+    assert sp.pandoc_to_commonmark('## The explorer: move {#the-explorer}') == \
         '<a class="site-anchor" id="the-explorer"></a>\n\n## The explorer: move'
 
 
@@ -88,7 +89,6 @@ def test_lesson_rules_for_both_renderers():
     """One chain of nbconvert preprocessors (site_preprocessors.COURSE) makes the notebook both renderers read: the
     rules' decisions as nbconvert tags and the site's cell metadata; Quarto gets them as `#|` options and raw HTML"""
     import copy
-    import site_preprocessors as sp
     nb = _lesson_nb()
     assert sp.course_notebook(nb, 'x')['title'] == 'BLEU' and nb.metadata['title'] == 'BLEU'
     assert all(issubclass(P, sp.Preprocessor) for P in sp.COURSE)
@@ -319,7 +319,6 @@ def test_under_the_hood_sections_fold_on_the_site():
     assert cells[3].source.startswith('#| code-fold: true') and cells[4].source == '#| code-fold: true\nz = 3'
     assert cells[5].source == '## Pitfalls\nshown' and cells[6].source == 'w = 4'
     nb = nbformat.v4.new_notebook(cells=[M('# T'), *cells])
-    import site_preprocessors as sp
     sp.course_notebook(nb, 'T')
     assert sc.visible_words(nb.cells) == sc.visible_words([M('# T'), M('## Step 1\ntext'), C('x = 1'),
                                                           M('## Under the hood: fast'), M('## Pitfalls\nshown'), C('w = 4')])

@@ -41,8 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(Path(__file__).resolve().parent) not in sys.path: sys.path.insert(0, str(Path(__file__).resolve().parent))
-from site_preprocessors import (CALLOUTS, QuartoCellOptions, StaticMarkdown, _source, convert_fenced_divs,  # noqa: E402
-                                 course_notebook, html_callouts_to_fenced, pandoc_to_commonmark, split_directives)
+from site_preprocessors import QuartoCellOptions, StaticMarkdown, _source, course_notebook, split_directives  # noqa: E402
 WIDGET_STATE = 'application/vnd.jupyter.widget-state+json'
 NODE = ROOT / 'node_modules'
 # What the site vendors from node_modules (see package.json): (source, destination under _docs/_static, the file
@@ -769,7 +768,6 @@ def write_page_words(docs: Path, counts: list[tuple[Path, str, int]]) -> None:
 
 
 def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: int = 2):
-    import nbformat
     from nbdev.config import get_config
     cfg = get_config()
 
