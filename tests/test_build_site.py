@@ -343,3 +343,19 @@ def test_readme_is_what_make_readme_makes_now():
     make_readme.execute_in_process(nb)
     fresh = make_readme.readme_text(nb)
     assert (ROOT / 'README.md').read_text(encoding='utf-8') == fresh, 'README.md is stale: run `make readme` (tools/make_readme.py)'
+
+
+def test_make_hooks_configures_jupyter_without_a_startup_hook(tmp_path):
+    """`make hooks` (tools/jupyter_hooks.py): the Jupyter pre-save hook from a config file of the venv, no `.pth`
+    start-up hook (the export is `make export` only); what earlier versions installed is removed"""
+    import json
+    import jupyter_hooks
+    etc, lib = tmp_path / 'etc' / 'jupyter', tmp_path / 'lib'
+    etc.mkdir(parents=True); lib.mkdir()
+    (etc / 'jupyter_server_config.json').write_text(json.dumps({'ContentsManager': {'pre_save_hook': jupyter_hooks.OLD_HOOK}}))
+    (lib / 'textmetrics_edu_nbdev.pth').write_text('import textmetrics_edu_nbdev\n')
+    cfg = jupyter_hooks.install(tmp_path, lib)
+    assert cfg == etc / 'jupyter_server_config.py' and 'clean_jupyter' in cfg.read_text()
+    assert json.loads((etc / 'jupyter_server_config.json').read_text()) == {'ContentsManager': {}}
+    assert not list(lib.iterdir()) and not (ROOT / 'tools' / 'devhooks').exists()
+    assert '.pth' not in (ROOT / 'Makefile').read_text()

@@ -30,8 +30,9 @@ def clean_jupyter(path, model, contents_manager=None, **kwargs):
     _clean(path=str(p.resolve()), model=model, contents_manager=contents_manager, **kwargs)
 
 
-def install(prefix: Path = Path(sys.prefix)) -> Path:
-    "Configure the Jupyter server of the environment at `prefix` to save notebooks cleaned; returns the config file"
+def install(prefix: Path = Path(sys.prefix), purelib: Path = Path(sysconfig.get_paths()['purelib'])) -> Path:
+    """Configure the Jupyter server of the environment at `prefix` (its site-packages: `purelib`) to save notebooks
+    cleaned; returns the config file"""
     etc = prefix / 'etc' / 'jupyter'
     etc.mkdir(parents=True, exist_ok=True)
     old = etc / 'jupyter_server_config.json'   # read after the .py file: an old entry there would win
@@ -40,7 +41,7 @@ def install(prefix: Path = Path(sys.prefix)) -> Path:
         if c.get('ContentsManager', {}).get('pre_save_hook') == OLD_HOOK:
             del c['ContentsManager']['pre_save_hook']
             old.write_text(json.dumps(c, indent=2) + '\n')
-    pth = Path(sysconfig.get_paths()['purelib']) / 'textmetrics_edu_nbdev.pth'
+    pth = purelib / 'textmetrics_edu_nbdev.pth'
     if pth.exists(): pth.unlink()
     cfg = etc / 'jupyter_server_config.py'
     cfg.write_text('# written by `make hooks` (tools/jupyter_hooks.py): notebooks are saved without outputs\n'
