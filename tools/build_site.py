@@ -740,8 +740,8 @@ def render_page(course: str, docs: str, rel: str, out: str, site: dict, pages: d
                             widget_renderer_url=vendored_url('widgets', prefix),
                             jupyter_widgets_base_url=f'{prefix}_static/{VENDORED["widgets"][1]}/')
     exporter.register_preprocessor(StaticMarkdown, enabled=True)   # Quarto's markdown as commonmark, no raw cells
+    site = dict(site, api_listing=sc.api_listing(prefix) if site.get('api') else '')   # the API page's listing
     body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
-    if site.get('api'): body = body.replace('<footer class="site-footer">', sc.api_listing(prefix) + '<footer class="site-footer">', 1)
     body = sc.add_doc_anchors(body)
     body = body.replace('@@SITE_TOC@@', render_toc(body))
     body = localize(body, prefix, site['doc_base'], pages, out)
@@ -828,8 +828,7 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
                 'styles': has_styles, 'source': rel.as_posix(),
                 'pager': sc.prev_next(order, out, prefix), 'download': f'{prefix}notebooks/{rel.as_posix()}',
                 'api': rel.stem == '99_api', 'git_url': str(cfg.get('git_url', '')),
-                'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
-                          f'nbconvert (static site, no Quarto)'}
+                'copyright': str(cfg.get('copyright', ''))}
         jobs.append((str(proc.parent / COURSE_DIR), str(docs), rel.as_posix(), out, site, pages))
     with ex:
         for line in ex.map(build_site.render_page, *zip(*jobs)): log(line)
