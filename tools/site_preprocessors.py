@@ -176,6 +176,8 @@ class FoldUnderTheHood(CoursePreprocessor):
 class PageFrontmatter(CoursePreprocessor):
     """The page's frontmatter (the first raw `---` YAML cell, as nbdev writes it) -> `nb.metadata.site_frontmatter`
     and the page's title (`title_fallback`: the notebook's name); blank markdown cells and nbdev's warning dropped"""
+    title_fallback = Unicode('Untitled', help="the page's title when its frontmatter has none").tag(config=True)
+
     def rule(self, nb):
         import yaml
         fm = None
@@ -183,7 +185,7 @@ class PageFrontmatter(CoursePreprocessor):
             m = re.match(r'^---\s*\n(.*?)\n---\s*$', _source(c).strip(), flags=re.DOTALL) if c.cell_type == 'raw' else None
             if m and not fm: fm = yaml.safe_load(m.group(1)) or {}
         fm = json.loads(json.dumps(fm or {}, default=str))
-        fm.setdefault('title', nb.metadata.get('site_title_fallback', 'Untitled'))
+        fm.setdefault('title', self.title_fallback)
         nb.metadata['site_frontmatter'] = fm
         nb.metadata['title'] = str(fm['title'])
         nb.cells = [c for c in nb.cells if not (c.cell_type == 'markdown' and (
@@ -308,12 +310,11 @@ COURSE = (FoldUnderTheHood, PageFrontmatter, Callouts, NameSources, CellOptions,
 def course_notebook(nb, title_fallback: str, prefix: str = ''):
     """Apply the course's rules (`COURSE`) to a processed notebook `nb` in place; returns its frontmatter.
     `prefix`: the way from the page to the site's root (`../` for a page one folder down)."""
-    nb.metadata['site_title_fallback'] = title_fallback
+    from traitlets.config import Config
+    c = Config()
+    c.PageFrontmatter.title_fallback, c.NameSources.prefix = title_fallback, prefix
     resources = {}
-    for P in COURSE:
-        p = P(prefix=prefix) if P is NameSources else P()
-        nb, resources = p(nb, resources)
-    nb.metadata.pop('site_title_fallback', None)
+    for P in COURSE: nb, resources = P(config=c)(nb, resources)
     return nb.metadata['site_frontmatter']
 
 
