@@ -740,8 +740,9 @@ def render_page(course: str, docs: str, rel: str, out: str, site: dict, pages: d
                             widget_renderer_url=vendored_url('widgets', prefix),
                             jupyter_widgets_base_url=f'{prefix}_static/{VENDORED["widgets"][1]}/')
     exporter.register_preprocessor(StaticMarkdown, enabled=True)   # Quarto's markdown as commonmark, no raw cells
-    site = dict(site, api_listing=sc.api_listing(prefix) if site.get('api') else '')   # the API page's listing
     body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
+    # the API page's listing (course.html.j2), after nbconvert (which re-serialises its page: `&#x27;` -> `'`)
+    if site.get('api'): body = body.replace('<footer class="site-footer">', sc.api_listing(prefix) + '<footer class="site-footer">', 1)
     body = sc.add_doc_anchors(body)
     body = body.replace('@@SITE_TOC@@', render_toc(body))
     body = localize(body, prefix, site['doc_base'], pages, out)
