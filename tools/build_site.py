@@ -70,9 +70,9 @@ def vendored_url(name: str, prefix: str = '') -> str:
 
 def mathjax_head(prefix: str, defer: bool = False) -> str:
     """MathJax on a page of either site: the site's configuration and its shim for MathJax 2's `Hub.Queue` (which the
-    widget manager calls; tools/site/mathjax-config.js), then MathJax 3"""
-    return (f'<script src="{prefix}_static/mathjax-config.js"></script>\n'
-            f'<script src="{vendored_url("mathjax", prefix)}"{" defer" if defer else ""}></script>')
+    widget manager calls; tools/site/mathjax-config.js), then MathJax 3 (tools/site/course.html.j2)"""
+    import site_course as sc
+    return str(sc.markup().mathjax_head(prefix, vendored_url('mathjax', prefix), defer))
 
 
 # ----------------------------------------------------------------------------------------------------------------
