@@ -10,7 +10,7 @@ import warnings
 from typing import Sequence
 
 from ..core import MetricInputError, TextmetricsDeprecationWarning
-from .html import figure_html, text_explorer
+from .html import figure_html, text_explorer, error_box
 from ..metrics.edit_distance import edit_distance, render_alignment, EditDistanceResult
 from ..metrics.wer import sentence_wer, sentence_cer, get_normalizer
 from ..metrics.ter import sentence_ter, TER
@@ -129,7 +129,7 @@ def render_alignment_html(hyp: str,  # the hypothesis
     if not isinstance(ref, str):
         refs = list(ref)
         if len(refs) != 1 or not isinstance(refs[0], str):
-            return f"<div class='tme-error'>the alignment explorer takes one reference (a str), got {e(repr(ref)[:80])}</div>"
+            return error_box(f"the alignment explorer takes one reference (a str), got {repr(ref)[:80]}")
         ref = refs[0]
     try:
         norm = get_normalizer(normalize)
@@ -138,7 +138,7 @@ def render_alignment_html(hyp: str,  # the hypothesis
         w, c = sentence_wer(hyp, ref, normalize=normalize), sentence_cer(hyp, ref, normalize=normalize)
         t = sentence_ter(hyp, ref)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     cells = (len(res.a) + 1) * (len(res.b) + 1)
     img = ''
     if plot == 'html' and res.matrix is not None and cells <= MAX_CELLS: img = dp_matrix_html(res)  # (no matplotlib)

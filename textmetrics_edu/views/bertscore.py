@@ -9,6 +9,7 @@ import html
 import math
 
 from ..core import MetricInputError
+from .html import error_box
 
 
 def bertscore_explorer_data() -> dict:
@@ -54,7 +55,7 @@ def render_bertscore_html(pair: str = 'the lesson: a cat on the mat',  # one of 
     data = bertscore_explorer_data()
     by = {p['name']: p for p in data['pairs']}
     if pair not in by:
-        return f"<div class='tme-error'>{e(str(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}')))}</div>"
+        return error_box(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}'))
     p = by[pair]
     sim, ht, rt = p['sim'], p['hyp_tokens'], p['ref_tokens']
     spec = ('[CLS]', '[SEP]')

@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, fmt_value
-from .html import figure_html
+from .html import figure_html, error_box
 from ..metrics.bleu import BLEUResult, SMOOTH_DEFAULTS, bleu_ngram_table, sentence_bleu
 
 # %% auto #0
@@ -50,7 +50,7 @@ def render_bleu_html(hyp: str,  # the hypothesis
                             lowercase=lowercase, effective_order=effective_order)
         rows = bleu_ngram_table(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     trs = ''.join(
         f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['count']}</td><td>{r['max_ref']}</td>"
         f"<td style='background:{'#d4edda' if r['clipped'] == r['count'] else ('#fff3cd' if r['clipped'] else '#f8d7da')}'>"

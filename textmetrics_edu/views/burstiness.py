@@ -9,7 +9,7 @@ import html
 
 from ..core import MetricInputError, check_text
 from ..lm.burstiness import WORD_RE, sentence_burstiness, term_burstiness
-from .html import figure_html
+from .html import figure_html, error_box
 
 # %% auto #0
 __all__ = ['BURSTINESS_EXPLORER', 'render_burstiness_html', 'burstiness_explorer']
@@ -25,7 +25,7 @@ def render_burstiness_html(text: str,  # the text
             toks = WORD_RE.findall(check_text(text, 'text').lower())
             r = term_burstiness(toks, term.strip().lower())
         else: r = sentence_burstiness(text)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     img = ''
     if plot:
         from matplotlib.figure import Figure

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError, SegmentRefs
 from ..metrics.cider import VARIANTS, coco_sample_refs, sentence_cider
+from .html import error_box
 
 # %% auto #0
 __all__ = ['CIDER_EXPLORER', 'render_cider_html', 'cider_explorer']
@@ -40,7 +41,7 @@ def render_cider_html(hyp: str,  # the candidate caption
     e = html.escape
     other = coco_sample_refs()
     if not isinstance(n_other, int) or not 0 <= n_other <= len(other):
-        return f"<div class='tme-error'>{e(f'`n_other` must be an int in 0..{len(other)}, got {n_other!r}')}</div>"
+        return error_box(f'`n_other` must be an int in 0..{len(other)}, got {n_other!r}')
     kw = dict(variant=variant, sigma=sigma, n=n, tf=tf, unseen_idf=unseen_idf, length=length)
     try:
         if n_other == 0:
@@ -48,7 +49,7 @@ def render_cider_html(hyp: str,  # the candidate caption
                                    "the caption; add at least 1 other image to the batch")
         res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     im = res.images[0]
     head = (f"<p><b>{e(res.name)} = {res.score:.4f}</b> (|I| = {res.n_corpus} images: this one and {n_other} other; "
             f"log |I| = {res.corpus.log_n:.4f})</p>")

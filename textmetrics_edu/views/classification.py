@@ -12,6 +12,7 @@ import warnings
 from ..core import MetricInputError
 from ..metrics.confusion import UndefinedMetricWarning, confusion_html
 from ..metrics.classification import corpus_classification, parse_labels
+from .html import error_box
 
 # %% auto #0
 __all__ = ['CLASSIFICATION_EXPLORER', 'render_confusion_html', 'classification_explorer']
@@ -31,7 +32,7 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
                                         measure='fbeta', average=average, beta=beta, zero_division=zd,
                                         pos_label=pos_label if average == 'binary' else 1)  # (the control applies to binary only)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     fb = 'F1' if beta == 1 else f'F{beta:g}'
     f4 = lambda x: 'nan' if math.isnan(x) else f"{x:.4f}"
     grey = " style='color:#888'"

@@ -9,6 +9,7 @@ import html
 import math
 
 from ..core import MetricInputError
+from .html import error_box
 
 FEATURE_GROUPS = ('h', 'r', 'h*r', '|h-r|')  # the four blocks of COMET's reference features, in order
 
@@ -50,7 +51,7 @@ def render_comet_minilm_html(pair: str = '',  # one of the stored pairs' names (
     by = {p['name']: p for p in data['pairs']}
     pair = pair or data['pairs'][0]['name']
     if pair not in by:
-        return f"<div class='tme-error'>{e(str(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}')))}</div>"
+        return error_box(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}'))
     p = by[pair]
     keep = [g for g, on in zip(FEATURE_GROUPS, (use_h, use_r, use_prod, use_diff)) if on]
     full = regressor_from_blocks(p['blocks'], data)

@@ -9,7 +9,7 @@ import html
 import math
 
 from ..stats.difference import Difference, token_diff
-from .html import svg_size
+from .html import svg_size, error_box
 
 # %% auto #0
 __all__ = ['EXPLORER_METRICS', 'DIFF_EXPLORER', 'tokens_html', 'render_difference_html', 'diff_pairs',
@@ -135,12 +135,12 @@ def render_difference_explorer(hyp: str,  # the hypothesis
                               ) -> str:  # the HTML report of that one segment (x100), user text escaped
     "The explorer's view: one segment under a declared pair of conventions, at the pair's level."
     from textmetrics_edu.metrics import bleu, rouge, wer  # registers the menu's metrics (no discovery in the browser)
-    if pair not in diff_pairs(): return f"<div class='tme-error'>unknown pair {_E(pair)}</div>"
+    if pair not in diff_pairs(): return error_box(f"unknown pair {pair}")
     metric, rest = pair.split(': ', 1)
     a, b = rest.split(' → ')
     level = next(lv for x, y, lv in CONVENTIONS[metric].pairs if (x, y) == (a, b))
     try: d = explain_difference(metric, [hyp], [list(refs)], a, b, level=level, top_k=1)
-    except MetricInputError as err: return f"<div class='tme-error'>{_E(err)}</div>"
+    except MetricInputError as err: return error_box(err)
     return render_difference_html(d, scale=100)
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #3787da5b

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics.diversity import corpus_distinct, distinct_counts, self_bleu
+from .html import error_box
 
 # %% auto #0
 __all__ = ['DISTINCT_EXPLORER', 'REPETITION_EXPLORER', 'render_distinct_html', 'distinct_explorer', 'render_repetition_html']
@@ -24,7 +25,7 @@ def render_distinct_html(samples: Sequence[str],  # the samples, one str each
     try:
         r = corpus_distinct(samples, n=n, tokenize=tokenize, lowercase=lowercase)
         sb = f"{float(self_bleu(samples, tokenize=tokenize, lowercase=lowercase)):.4f}" if len(samples) > 1 else 'n/a'
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     allc = Counter()
     for s in samples: allc.update(distinct_counts(s, n, tokenize=tokenize, lowercase=lowercase))
     rep = ''.join(f"<tr><td><code>{e(' '.join(g))}</code></td><td>{k}</td></tr>" for g, k in allc.most_common(top) if k > 1)
@@ -69,7 +70,7 @@ def render_repetition_html(continuations: Sequence[str],  # the continuations, o
         r = corpus_seq_rep(continuations, n=n, tokenize=tokenize)
         if isinstance(context, bool) or not isinstance(context, int) or context < 1:
             raise MetricInputError(f"`context` must be an int >= 1, got {context!r}")
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     rows = []
     for i, (c, v) in enumerate(zip(continuations, r.per_sample), 1):
         toks = preprocess(c, tokenize)

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics.eed import sentence_eed, eed_table, eed_preprocess, EED
+from .html import error_box
 
 
 def plot_eed_grid(hyp: str,  # the hypothesis (raw: it is preprocessed)
@@ -53,7 +54,7 @@ def render_eed_html(hyp: str,  # the hypothesis
     try:
         res = sentence_eed(hyp, refs, language=language, compat=compat, alpha=alpha, rho=rho, deletion=deletion, insertion=insertion)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     t = res.table()
     show = lambda s: e(s.replace(' ', '\u2423'))  # blanks made visible
     cov = sum(abs(v - 1) for v in t.visits)

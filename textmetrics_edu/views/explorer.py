@@ -5,11 +5,12 @@
 # %% ../../nbs/95_live.ipynb #65623154
 from __future__ import annotations
 
-import html
 import importlib
 import json
 from dataclasses import dataclass, field, asdict
 from typing import Any, Callable, Sequence
+
+from .html import error_box
 
 # %% auto #0
 __all__ = ['EXPLORERS', 'Control', 'Text', 'Para', 'Lines', 'Csv', 'Numbers', 'Int', 'Float', 'Choice', 'Flag', 'Fixed',
@@ -129,10 +130,9 @@ def call_renderer(render: Callable,  # the renderer
                 raise LiveInputError(f"type at least one {what}")
         return render(*a_, **kw_)
     except LiveInputError as err:
-        return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+        return error_box(err)
     except ImportError as err:
-        return (f"<div class='tme-error'>this option needs the Python package (pip install textmetrics-edu): "
-                f"{html.escape(str(err))}</div>")
+        return error_box(f"this option needs the Python package (pip install textmetrics-edu): {err}")
 
 # %% ../../nbs/95_live.ipynb #493caced
 _DEFAULT = object()

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..core import MetricInputError
 from ..models.mauve import bucket_shares, curve_area, divergence_curve, frontier_integral
+from .html import error_box
 
 # %% auto #0
 __all__ = ['mauve_precomputed', 'mauve_from_counts', 'render_mauve_html', 'mauve_explorer']
@@ -83,7 +84,7 @@ def render_mauve_html(comparison: str = '3-gram',  # Q: 'human_control', '1-gram
         if str(seed) not in [str(s) for s in d['seeds']]: raise MetricInputError(f"seed: precomputed for {d['seeds']}, got {seed!r}")
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c <= 0:
             raise MetricInputError(f"c must be a number > 0, got {c!r}")
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     key, s = f'{num_buckets}/{seed}', 0.5 if smoothed else 0.0
     scores, curves = {}, {}
     for k, rows in d['comparisons'].items():

@@ -13,7 +13,7 @@ from ..core import MetricInputError
 from ..kernels.meta_eval_python import pearson_r, spearman_rho, kendall_tau_b
 from ..stats.correlations import pairwise_accuracy
 from ..stats.meta_eval import score_tables
-from .html import svg_size
+from .html import svg_size, error_box
 
 # %% auto #0
 __all__ = ['EXPLORER_STATISTICS', 'table_html', 'render_meta_eval_html', 'meta_eval_explorer', 'wmt22_system_scores',
@@ -115,11 +115,11 @@ def render_meta_eval_html(metric_scores: Mapping,  # {system: metric score}
     """Pure renderer of the meta-evaluation explorer: system-level correlations after moving or excluding systems.
     Standard library only (`EXPLORER_STATISTICS`): the same HTML in CPython and in the browser."""
     try: score_tables(metric_scores, human_scores)
-    except MetricInputError as e: return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+    except MetricInputError as e: return error_box(e)
     human = {s: (moved or {}).get(s, v) for s, v in human_scores.items() if s not in set(exclude)}
     metric = {s: v for s, v in metric_scores.items() if s in human}
     if len(human) < 3:
-        return "<div class='tme-error'>keep at least 3 systems</div>"
+        return error_box('keep at least 3 systems')
     rows = []
     for st, f in EXPLORER_STATISTICS.items():  # standard library only (see "Under the hood" above)
         full = f([metric_scores[s] for s in human_scores], list(human_scores.values()))
@@ -197,7 +197,7 @@ def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the org
         unknown = [s for s in excl if s not in H]
         if unknown: raise MetricInputError(f"exclude: no system {', '.join(unknown)}; the systems are {', '.join(H)}")
     except MetricInputError as e:
-        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+        return error_box(e)
     v = list(H.values()); mean = math.fsum(v) / len(v)
     sd = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1))
     moved = {system: H[system] + shift * sd} if shift and system not in excl else {}

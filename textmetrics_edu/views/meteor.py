@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError
-from .html import figure_html
+from .html import figure_html, error_box
 from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 
 # %% auto #0
@@ -51,7 +51,7 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
     try:
         res = sentence_meteor(hyp, refs, **opts)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     rows = ''.join(f"<tr><td>{e(res.hyp_tokens[i])}</td><td>{e(res.ref_tokens[j])}</td>"
                    f"<td style='color:{STAGE_COLOURS[s]}'>{s}</td></tr>" for i, j, s in res.alignment)
     m, c, hl, rl = res.matches[0], res.chunks[0], res.hyp_lens[0], res.ref_lens[0]

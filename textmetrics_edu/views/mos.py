@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 from ..core import MetricInputError
 from ..stats.mos import (
     ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, fmt_ci, mos, parse_ratings)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['MOS_EXPLORER', 'intervals_svg', 'render_mos_html', 'mos_explorer']
@@ -68,7 +69,7 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
         if isinstance(ratings, str): ratings = parse_ratings(ratings)
         res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed, engine='python')
     except MetricInputError as e:
-        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+        return error_box(e)
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
     rows = []
     for r in res.values():

@@ -10,6 +10,7 @@ import math
 from ..core import MetricInputError
 from ..lm.ngram_lm import (
     SMOOTHINGS, UNK, check_lm_options, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['NGRAM_LM_EXPLORER', 'render_ngram_lm_html', 'ngram_lm_explorer']
@@ -35,7 +36,7 @@ def render_ngram_lm_html(train: str,  # training text: one sentence per line (to
         sent = lm_tokenize(test)
         res = ngram_perplexity(m, [sent], smoothing)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     known, p_sent, rows = set(m.vocab), pad_sentence(sent, order, padding), []
     for i in range(order - 1, len(p_sent)):
         ctx, w = p_sent[i - order + 1:i], p_sent[i]

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..lm.perplexity import entropy, softmax
-from .html import figure_html
+from .html import figure_html, error_box
 
 # %% auto #0
 __all__ = ['TEMPERATURE_EXPLORER', 'render_distribution_html', 'temperature_explorer']
@@ -27,7 +27,7 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
     try:
         if len(words) != len(logits): raise MetricInputError(f"{len(words)} words but {len(logits)} scores")
         q = softmax(logits, temperature)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     H = entropy(q)
     rows = ''.join(f"<tr><td>{e(w)}</td><td>{z:g}</td><td>{x:.4f}</td><td>{-math.log2(x) if x > 0 else math.inf:.3f}</td></tr>"
                    for w, z, x in zip(words, logits, q))

@@ -11,6 +11,7 @@ from typing import Sequence
 from ..core import MetricInputError, check_refs_of_segment
 from ..metrics.rouge import (ROUGE_TOKENIZERS, lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
                                           sentence_rouge)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['ROUGE_EXPLORER', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
@@ -56,7 +57,7 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
         rts = [rouge_tokenize(r, tokenize, stem, 'raise', f'refs[{j}]') for j, r in enumerate(refs)]
         scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     src = lambda t: scores[t].best_refs[0]  # the reference (index) the figure of variant `t` comes from (-1: pooled)
     ref_no = lambda j: str(j + 1) if j >= 0 else 'all (pooled)'
     stab = ''.join(f"<tr><td>{e(t)}</td><td>{s.precision:.4f}</td><td>{s.recall:.4f}</td><td><b>{float(s):.4f}</b></td>"

@@ -10,6 +10,7 @@ from typing import Sequence
 from ..core import MetricInputError, check_seed, check_count, stats_row
 from ..stats.significance import find_metric, check_systems, row_scorer, better_of
 from ..metrics import bleu, chrf  # noqa: F401 (registers the explorer's metrics: the browser discovers none)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
@@ -53,7 +54,7 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
         n = len(bl)
         f = row_scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     total = lambda rows, idx: [sum(col) for col in zip(*(rows[i] for i in idx))]
     bl_score, sy_score = f(total(bl, range(n))), f(total(sy, range(n)))
     diff = abs(sy_score - bl_score)

@@ -9,6 +9,7 @@ import html
 
 from ..core import MetricInputError
 from ..metrics.span_f1 import (SCHEMES, SPAN_F1, conlleval_spans, read_tags, strict_spans, prf)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['SPAN_F1_EXPLORER', 'render_span_f1_html']
@@ -28,7 +29,7 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
                        ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: the spans of the conlleval and the strict reading, matched against gold, with both scores."
     e = html.escape
-    if scheme not in SCHEMES: return f"<div class='tme-error'>`scheme` must be one of {list(SCHEMES)}</div>"
+    if scheme not in SCHEMES: return error_box(f"`scheme` must be one of {list(SCHEMES)}")
     try:
         h, r = read_tags(hyp, 'prediction'), read_tags(ref, 'gold')
         if len(h) != len(r): raise MetricInputError(f"{len(h)} predicted tags but {len(r)} gold tags")
@@ -36,7 +37,7 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
         if toks and len(toks) != len(h): raise MetricInputError(f"{len(toks)} tokens but {len(h)} tags")
         hs, rs = read_tags(hyp, 'prediction', scheme), read_tags(ref, 'gold', scheme)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     cols = []
     for label, fn, excl in (('conlleval (default)', conlleval_spans, False), (f'strict {scheme}', lambda t: strict_spans(t, scheme), True)):
         ps, gs = set(fn(h)), set(fn(r))
