@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from ..core import MetricInputError, check_text
+from ..core import MetricInputError, check_text, PALETTE
 from ..lm.burstiness import WORD_RE, sentence_burstiness, term_burstiness
 from .html import figure_html, error_box
 
@@ -30,7 +30,7 @@ def render_burstiness_html(text: str,  # the text
     if plot:
         from matplotlib.figure import Figure
         fig = Figure(figsize=(4.5, 2.2), dpi=100); ax = fig.subplots()
-        ax.bar(range(1, r.n + 1), r.values, color='#4c72b0'); ax.axhline(r.mean, color='#dd8452', ls='--', lw=1)
+        ax.bar(range(1, r.n + 1), r.values, color=PALETTE.data); ax.axhline(r.mean, color=PALETTE.accent, ls='--', lw=1)
         ax.set_xlabel('sentence' if not term.strip() else 'gap #'); ax.set_ylabel('words' if not term.strip() else 'tokens')
         ax.set_title(f'b = {r.score:.3f}', fontsize=9); fig.tight_layout()
         img = figure_html(fig, 'values')

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, SegmentRefs
+from ..core import MetricInputError, SegmentRefs, PALETTE
 from ..metrics.cider import VARIANTS, coco_sample_refs, sentence_cider
 from .html import error_box
 
@@ -22,10 +22,10 @@ def _svg_curve(xs, ys, mark_x, width=320, height=120) -> str:
     px = lambda x: 30 + (x - xs[0]) / max(xs[-1] - xs[0], 1) * (width - 40)
     py = lambda y: height - 20 - (y - lo) / (hi - lo) * (height - 30)
     pts = ' '.join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
-    mk = ''.join(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='#dd8452'/>" for x, y in zip(xs, ys) if x == mark_x)
+    mk = ''.join(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='{PALETTE.accent}'/>" for x, y in zip(xs, ys) if x == mark_x)
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
             f"aria-label='score against the number of images in the batch'>"
-            f"<polyline fill='none' stroke='#4c72b0' stroke-width='1.5' points='{pts}'/>{mk}"
+            f"<polyline fill='none' stroke='{PALETTE.data}' stroke-width='1.5' points='{pts}'/>{mk}"
             f"<text x='30' y='{height - 4}' font-size='10'>{xs[0]} other</text>"
             f"<text x='{width - 60}' y='{height - 4}' font-size='10'>{xs[-1]} other</text>"
             f"<text x='2' y='12' font-size='10'>{hi:.2f}</text><text x='2' y='{height - 20}' font-size='10'>0</text></svg>")
@@ -64,7 +64,7 @@ def render_cider_html(hyp: str,  # the candidate caption
             f"<tr><td>penalty</td>{pen}</tr></tbody></table>")
     rows = []
     for r in res.ngram_table(0):
-        cells = ''.join(f"<td style='background:{'#fff3cd' if variant == 'cider-d' and 0 < w < r['weight'] else ('#d4edda' if w > 0 else '')}'>{w:.3f}</td>"
+        cells = ''.join(f"<td style='background:{PALETTE.partial if variant == 'cider-d' and 0 < w < r['weight'] else (PALETTE.match if w > 0 else '')}'>{w:.3f}</td>"
                         for w in r['ref_weights'])
         rows.append(f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['df']}</td><td>{r['idf']:.3f}</td>"
                     f"<td>{r['weight']:.3f}</td>{cells}</tr>")

@@ -9,7 +9,7 @@ import html
 import math
 import warnings
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..metrics.confusion import UndefinedMetricWarning, confusion_html
 from ..metrics.classification import corpus_classification, parse_labels
 from .html import error_box
@@ -35,7 +35,7 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
         return error_box(err)
     fb = 'F1' if beta == 1 else f'F{beta:g}'
     f4 = lambda x: 'nan' if math.isnan(x) else f"{x:.4f}"
-    grey = " style='color:#888'"
+    grey = f" style='color:{PALETTE.muted}'"
     rows = ''.join(f"<tr{grey if r['label'] not in res.averaged_labels else ''}><td>{e(str(r['label']))}</td>"
                    f"<td>{r['support']}</td><td>{r['predicted']}</td><td>{f4(r['precision'])}</td><td>{f4(r['recall'])}</td>"
                    f"<td>{f4(r['fbeta'])}</td></tr>" for r in res.per_class_table())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from .html import figure_html, error_box
 from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 
@@ -16,7 +16,7 @@ from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 __all__ = ['STAGE_COLOURS', 'METEOR_EXPLORER', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer']
 
 # %% ../../nbs/21_meteor.ipynb #9987726e
-STAGE_COLOURS = {'exact': '#4c72b0', 'stem': '#dd8452', 'synonym': '#55a868'}
+STAGE_COLOURS = {'exact': PALETTE.data, 'stem': PALETTE.accent, 'synonym': PALETTE.hit}
 
 
 def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):

@@ -9,7 +9,7 @@ import html
 import math
 from typing import Any, Mapping, Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..stats.mos import (
     ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, fmt_ci, mos, parse_ratings)
 from .html import error_box
@@ -18,7 +18,7 @@ from .html import error_box
 __all__ = ['MOS_EXPLORER', 'intervals_svg', 'render_mos_html', 'mos_explorer']
 
 # %% ../../nbs/60_mos.ipynb #5e4e29f5
-_COLOURS = {'naive': '#d62728', 'crowdmos': '#1f77b4', 'bootstrap': '#2ca02c'}
+_COLOURS = {'naive': PALETTE.highlight, 'crowdmos': PALETTE.other, 'bootstrap': PALETTE.third}
 
 
 def intervals_svg(results: Mapping[Any, MOSResult],  # {system: MOSResult}, as `mos` returns
@@ -39,7 +39,7 @@ def intervals_svg(results: Mapping[Any, MOSResult],  # {system: MOSResult}, as `
     for v in ticks:
         p.append(f"<text x='{X(v):.1f}' y='{H - 5}' text-anchor='middle'>{v:g}</text>")
     for v in scale:
-        p.append(f"<line x1='{X(v):.1f}' x2='{X(v):.1f}' y1='12' y2='{H - 18}' stroke='#888' stroke-dasharray='3,3'/>")
+        p.append(f"<line x1='{X(v):.1f}' x2='{X(v):.1f}' y1='12' y2='{H - 18}' stroke='{PALETTE.muted}' stroke-dasharray='3,3'/>")
     for k, r in enumerate(res):
         y0 = 20 + k * row
         p.append(f"<text x='{left - 6}' y='{y0 + row / 2 + 3:.1f}' text-anchor='end'>{html.escape(str(r.system))[:40]}</text>")
@@ -73,7 +73,7 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
     rows = []
     for r in res.values():
-        cells = ''.join(f"<td{' style=color:#d62728' if r.outside_scale(m) else ''}>{fmt_ci(r.interval(m))}</td>" for m in methods)
+        cells = ''.join(f"<td{f' style=color:{PALETTE.highlight}' if r.outside_scale(m) else ''}>{fmt_ci(r.interval(m))}</td>" for m in methods)
         rows.append(f"<tr><td>{html.escape(str(r.system))}</td><td>{r.score:.3f}</td><td>{r.n_ratings}</td>"
                     f"<td>{r.n_raters}</td><td>{r.n_items}</td>{cells}</tr>")
     notes = [f"the {m} interval leaves the scale for " + ', '.join(html.escape(str(r.system)) for r in res.values() if r.outside_scale(m))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, check_refs_of_segment
+from ..core import MetricInputError, check_refs_of_segment, PALETTE
 from ..metrics.rouge import (ROUGE_TOKENIZERS, lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
                                           sentence_rouge)
 from .html import error_box
@@ -34,8 +34,8 @@ def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_ce
     for i in range(1, len(ref_tokens) + 1):
         cells = []
         for j in range(1, len(hyp_tokens) + 1):
-            if (i - 1, j - 1) in matches: style = "background:#55a868;color:white;font-weight:bold"
-            elif (i, j) in path: style = "background:#d4edda"
+            if (i - 1, j - 1) in matches: style = f"background:{PALETTE.hit};color:white;font-weight:bold"
+            elif (i, j) in path: style = f"background:{PALETTE.match}"
             else: style = ''
             cells.append(f"<td style='{style}'>{t[i][j]}</td>")
         rows.append(f"<tr><th>{e(ref_tokens[i - 1])}</th>{''.join(cells)}</tr>")
@@ -66,7 +66,7 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
     for k in sorted({1, n}):
         j = max(src(f'rouge{k}'), 0)
         for row in rouge_ngram_rows(ht, rts[j], k):
-            colour = '#d4edda' if row['match'] == row['hyp'] else ('#fff3cd' if row['match'] else '#f8d7da')
+            colour = PALETTE.match if row['match'] == row['hyp'] else (PALETTE.partial if row['match'] else PALETTE.miss)
             rows.append(f"<tr><td>{k}</td><td>{j + 1}</td><td><code>{e(row['ngram'])}</code></td><td>{row['hyp']}</td>"
                         f"<td>{row['ref']}</td><td style='background:{colour}'>{row['match']}</td></tr>")
     jl = max(src('rougeL'), 0)
