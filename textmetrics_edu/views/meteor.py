@@ -63,16 +63,16 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
             f"</tbody></table><p><small>{e(res.signature)}</small></p></div>")
 
 # %% ../../nbs/21_meteor.ipynb #f288d80e
-from .explorer import explorer, Text, Lines, Float, Flag, Fixed
+from ..metrics.meteor import METEOR
+from .explorer import explorer, Text, Lines, Fixed
 from .widgets import widget
 
 # %% ../../nbs/21_meteor.ipynb #38b88113
 METEOR_EXPLORER = explorer(
     'meteor', render_meteor_html, Text('The cars halted near the big houses'), Lines(['the auto stopped near the house']),
-    stem=Flag(True, 'stem stage'), synonyms=Fixed(False), alpha=Float(0.9, 0, 1, 0.05, 'alpha'),
-    beta=Float(3.0, 0.5, 6, 0.5, 'beta'), gamma=Float(0.5, 0, 1, 0.05, 'gamma'), plot=Fixed(False),
+    metric=METEOR, options=('stem', 'alpha', 'beta', 'gamma'), synonyms=Fixed(False), plot=Fixed(False),
     rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']],
-    jupyter=dict(synonyms=Flag(True, 'synonym stage'), plot=Fixed(True)),   # WordNet and matplotlib: Python only
+    jupyter=dict(synonyms=True, plot=Fixed(True)),   # WordNet and matplotlib: Python only
     note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '
          'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).',
     example=dict(a0='the car stopped near houses'))
