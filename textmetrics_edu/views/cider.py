@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, SegmentRefs, PALETTE
-from ..metrics.cider import VARIANTS, coco_sample_refs, sentence_cider
+from ..metrics.cider import CIDER_BASE, coco_sample_refs, sentence_cider
 from .html import error_box
 
 # %% auto #0
@@ -79,17 +79,15 @@ def render_cider_html(hyp: str,  # the candidate caption
     return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
 
 # %% ../../nbs/03_cider.ipynb #4235ffcd
-from .explorer import explorer, Text, Lines, Int, Float, Choice, Fixed
+from .explorer import explorer, Text, Lines, Int, Fixed
 from .widgets import widget
 
 # %% ../../nbs/03_cider.ipynb #7a7b9707
 CIDER_EXPLORER = explorer(
     'cider', render_cider_html, Text('A dog runs on the grass.', 'candidate caption'),
     Lines(['A dog running across a grassy field.', 'A brown dog runs on grass.']),
-    n_other=Int(5, 0, 30, 'other images (COCO sample)'), variant=Choice('cider-d', list(VARIANTS), 'variant'),
-    sigma=Float(6.0, 1.0, 20.0, 0.5, 'sigma'), tf=Choice('raw', ['raw', 'normalized'], 'tf'),
-    unseen_idf=Choice('max', ['max', 'zero'], 'unseen idf'), length=Choice('bigrams', ['bigrams', 'words'], 'length'),
-    curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
+    metric=CIDER_BASE, options=('variant', 'sigma', 'tf', 'unseen_idf', 'length'),
+    n_other=Int(5, 0, 30, 'other images (COCO sample)'), curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
     jupyter=dict(n_other=Int(10, 0, 30, 'other images')),
     example=dict(a0='A brown dog on the grass', n_other=12, variant='cider'))
 
