@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, check_refs_of_segment, PALETTE
-from ..metrics.rouge import (ROUGE_TOKENIZERS, lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
+from ..metrics.rouge import (lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
                                           sentence_rouge)
 from .html import error_box
 
@@ -82,14 +82,14 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></details></div>")
 
 # %% ../../nbs/20_rouge.ipynb #37df2161
-from ..metrics.rouge import ROUGE_TOKENIZERS
-from .explorer import explorer, Text, Lines, Int, Flag, Choice
+from ..metrics.rouge import rouge_metric
+from .explorer import explorer, Text, Lines, Int
 from .widgets import widget
 
 # %% ../../nbs/20_rouge.ipynb #4490a672
 ROUGE_EXPLORER = explorer(
-    'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), n=Int(2, 1, 4, 'n'), stem=Flag(False, 'stemming'),
-    tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer'),
+    'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), 
+    metric=rouge_metric('rougeL'), options=('stem', 'tokenize'), n=Int(2, 1, 4, 'n'), rows=[['n', 'stem', 'tokenize']],
     example=dict(a0='the guards arrive later', n=1, stem=True))
 
 # %% ../../nbs/20_rouge.ipynb #9103f432
