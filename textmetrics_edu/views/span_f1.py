@@ -51,11 +51,11 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
     return f"<div class='tme-span-f1'><table><tr>{''.join(cols)}</tr></table></div>"
 
 # %% ../../nbs/53_span_f1.ipynb #b5d28402
-from .explorer import explorer, Text, Choice
+from .explorer import explorer, Text
 
 # %% ../../nbs/53_span_f1.ipynb #8017c122
 SPAN_F1_EXPLORER = explorer(
     'span_f1', render_span_f1_html, Text('B-PER I-PER O I-LOC I-LOC O B-ORG', 'predicted tags'),
     Text('B-PER I-PER O B-LOC O O B-ORG', 'gold tags'), tokens=Text('Ada Lovelace visited London today with IBM', 'tokens'),
-    scheme=Choice('IOB2', SCHEMES, 'strict scheme'),
+    metric=SPAN_F1, options=(('scheme', 'IOB2'),),
     example=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'))
