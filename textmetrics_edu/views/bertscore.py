@@ -85,14 +85,16 @@ def render_bertscore_html(pair: str = 'the lesson: a cat on the mat',  # one of 
             f"{e(data['made_by'])}: no model runs here.</small></p></div>")
 
 # %% ../../nbs/24_bertscore.ipynb #0058bs5b591e
-from .explorer import explorer_later, Explorer, Choice, Flag
+from .explorer import explorer, explorer_later, option_control, Explorer, Choice
 
 
 def _bertscore_explorer() -> Explorer:
     "Declared when first asked for (its menu lists the stored pairs, read from the data file)."
+    from textmetrics_edu.models.bertscore import BERTSCORE
     names = [p['name'] for p in bertscore_explorer_data()['pairs']]
-    return Explorer('bertscore', render_bertscore_html, (Choice(names[0], names, 'pair'),),
-                    dict(idf=Flag(False, 'idf weights'), rescale=Flag(False, 'rescale (our baseline)')),
+    rescale, = (o for o in BERTSCORE.options if o.name == 'rescale_with_baseline')   # (the renderer's `rescale`)
+    return explorer('bertscore', render_bertscore_html, Choice(names[0], names, 'pair'), metric=BERTSCORE,
+                    options=('idf',), rescale=option_control(rescale),
                     example=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True))
 
 
