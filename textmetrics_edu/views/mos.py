@@ -101,22 +101,13 @@ MOS_EXPLORER = explorer(   # in Jupyter, `mos_explorer(datasets)` adds a menu of
 def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long table}; 'typed' (the text box) is always offered
                  text: str = EXAMPLE_RATINGS,  # initial typed ratings
                 ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An explorer of MOS intervals: choose a data set (or type ratings), the interval method and the confidence."
-    import ipywidgets as W
-    from textmetrics_edu.views.html import widget_html
+    """An explorer of MOS intervals: `MOS_EXPLORER`'s controls (`widget`), with a menu of data sets before the typed
+    ratings."""
+    from dataclasses import replace
+    from textmetrics_edu.views.widgets import widget
     datasets = dict(datasets or {})
-    c = dict(data=W.Dropdown(options=['typed', *datasets], value='typed', description='data'),
-             method=W.Dropdown(options=['all', *INTERVAL_METHODS], value='all', description='interval'),
-             confidence=W.FloatSlider(value=0.95, min=0.5, max=0.99, step=0.01, description='confidence'),
-             text=W.Textarea(value=text, description='ratings', layout=W.Layout(width='95%', height='10em')))
-    out = W.HTML()
 
-    def update(*_):
-        d = c['data'].value
-        out.value = widget_html(render_mos_html(c['text'].value if d == 'typed' else datasets[d],
-                                                method=c['method'].value, confidence=round(c['confidence'].value, 4)))
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([W.HBox([c['data'], c['method'], c['confidence']]), c['text'], out])
-    box.controls, box.output = c, out
-    return box
+    def render(data, ratings, **kw): return render_mos_html(ratings if data == 'typed' else datasets[data], **kw)
+    ex = replace(MOS_EXPLORER, render=render, args=(Choice('typed', ['typed', *datasets], 'data'), *MOS_EXPLORER.args),
+                 example={})
+    return widget(ex, 'typed', text)
