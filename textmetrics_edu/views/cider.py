@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, SegmentRefs, PALETTE
-from ..metrics.cider import CIDER_BASE, coco_sample_refs, sentence_cider
+from ..metrics.cider import coco_sample_refs, sentence_cider
 from .html import error_box
 
 # %% auto #0
@@ -79,6 +79,7 @@ def render_cider_html(hyp: str,  # the candidate caption
     return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
 
 # %% ../../nbs/03_cider.ipynb #4235ffcd
+from ..metrics import cider as _cider   # as a module: the lesson's own names stay the lesson's
 from .explorer import explorer, Text, Lines, Int, Fixed
 from .widgets import widget
 
@@ -86,7 +87,7 @@ from .widgets import widget
 CIDER_EXPLORER = explorer(
     'cider', render_cider_html, Text('A dog runs on the grass.', 'candidate caption'),
     Lines(['A dog running across a grassy field.', 'A brown dog runs on grass.']),
-    metric=CIDER_BASE, options=('variant', 'sigma', 'tf', 'unseen_idf', 'length'),
+    metric=_cider.CIDER_BASE, options=('variant', 'sigma', 'tf', 'unseen_idf', 'length'),
     n_other=Int(5, 0, 30, 'other images (COCO sample)'), curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
     jupyter=dict(n_other=Int(10, 0, 30, 'other images')),
     example=dict(a0='A brown dog on the grass', n_other=12, variant='cider'))

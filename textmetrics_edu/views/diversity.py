@@ -37,7 +37,7 @@ def render_distinct_html(samples: Sequence[str],  # the samples, one str each
             f"<table><thead><tr><th>repeated {n}-gram</th><th>count</th></tr></thead><tbody>{rep}</tbody></table></div>")
 
 # %% ../../nbs/32_diversity.ipynb #7379b9c9
-from ..metrics.diversity import distinct_metric
+from ..metrics import diversity as _div   # as a module: the lesson's own names stay the lesson's
 from .explorer import explorer, Lines, Int
 from .widgets import widget
 
@@ -45,7 +45,7 @@ from .widgets import widget
 DISTINCT_EXPLORER = explorer(
     'distinct', render_distinct_html, Lines(['I do not know.', 'I do not know what you mean.', 'That is a great question!',
                                              'I do not know, sorry.'], 'samples'),
-    Int(2, 1, 4, 'n'), metric=distinct_metric(2), options=('tokenize', 'lowercase'),
+    Int(2, 1, 4, 'n'), metric=_div.distinct_metric(2), options=('tokenize', 'lowercase'),
     example=dict(a1=1))
 
 # %% ../../nbs/32_diversity.ipynb #6dbc75df
@@ -56,7 +56,8 @@ def distinct_explorer(samples: Sequence[str] = ('I do not know.', 'I do not know
     return widget(DISTINCT_EXPLORER, samples)
 
 # %% ../../nbs/32_diversity.ipynb #88c1f394
-from ..metrics.repetition import SEQ_REP, corpus_seq_rep, rep_counts
+from ..metrics.repetition import corpus_seq_rep, rep_counts
+from ..metrics import repetition as _rep   # as a module: the lesson's own names stay the lesson's
 from ..metrics.bleu import preprocess
 
 
@@ -88,5 +89,5 @@ REPETITION_EXPLORER = explorer(
     'repetition', render_repetition_html,
     Lines(['the guard said that the guard said that the guard said that he was late',
            'the guard arrived late because of the rain, and nobody asked why'], 'continuations'),
-    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), metric=SEQ_REP, options=('tokenize',),
+    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), metric=_rep.SEQ_REP, options=('tokenize',),
     example=dict(a1=2, a2=4))

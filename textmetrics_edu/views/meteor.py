@@ -63,14 +63,14 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
             f"</tbody></table><p><small>{e(res.signature)}</small></p></div>")
 
 # %% ../../nbs/21_meteor.ipynb #f288d80e
-from ..metrics.meteor import METEOR
+from ..metrics import meteor as _meteor   # as a module: the lesson's own names stay the lesson's
 from .explorer import explorer, Text, Lines, Fixed
 from .widgets import widget
 
 # %% ../../nbs/21_meteor.ipynb #38b88113
 METEOR_EXPLORER = explorer(
     'meteor', render_meteor_html, Text('The cars halted near the big houses'), Lines(['the auto stopped near the house']),
-    metric=METEOR, options=('stem', 'alpha', 'beta', 'gamma'), synonyms=Fixed(False), plot=Fixed(False),
+    metric=_meteor.METEOR, options=('stem', 'alpha', 'beta', 'gamma'), synonyms=Fixed(False), plot=Fixed(False),
     rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']],
     jupyter=dict(synonyms=True, plot=Fixed(True)),   # WordNet and matplotlib: Python only
     note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '

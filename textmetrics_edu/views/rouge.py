@@ -82,14 +82,14 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></details></div>")
 
 # %% ../../nbs/20_rouge.ipynb #37df2161
-from ..metrics.rouge import rouge_metric
+from ..metrics import rouge as _rouge   # as a module: the lesson's own names stay the lesson's
 from .explorer import explorer, Text, Lines, Int
 from .widgets import widget
 
 # %% ../../nbs/20_rouge.ipynb #4490a672
 ROUGE_EXPLORER = explorer(
     'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), 
-    metric=rouge_metric('rougeL'), options=('stem', 'tokenize'), n=Int(2, 1, 4, 'n'), rows=[['n', 'stem', 'tokenize']],
+    metric=_rouge.rouge_metric('rougeL'), options=('stem', 'tokenize'), n=Int(2, 1, 4, 'n'), rows=[['n', 'stem', 'tokenize']],
     example=dict(a0='the guards arrive later', n=1, stem=True))
 
 # %% ../../nbs/20_rouge.ipynb #9103f432

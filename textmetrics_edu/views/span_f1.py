@@ -57,5 +57,5 @@ from .explorer import explorer, Text
 SPAN_F1_EXPLORER = explorer(
     'span_f1', render_span_f1_html, Text('B-PER I-PER O I-LOC I-LOC O B-ORG', 'predicted tags'),
     Text('B-PER I-PER O B-LOC O O B-ORG', 'gold tags'), tokens=Text('Ada Lovelace visited London today with IBM', 'tokens'),
-    metric=SPAN_F1, options=(('scheme', 'IOB2'),),
+    metric=SPAN_F1, options=(('scheme', 'IOB2'),), rows=[['tokens', 'scheme']],
     example=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'))
