@@ -416,7 +416,7 @@ CIDER_OPTIONS = (
            "'none' (pre-tokenized: split on spaces)", choices=TOKENIZE),
     Option('n', int, 4, 'highest n-gram order N', min=1),
     Option('sigma', float, 6.0, 'standard deviation of the Gaussian length penalty (CIDEr-D), in length units', min=0,
-           min_exclusive=True),
+           min_exclusive=True, ui=(1.0, 20.0, 0.5)),
     Option('tf', str, 'raw', "term frequency: 'raw' counts (code) or 'normalized' by the order's total (paper, eq. 1)",
            choices=('raw', 'normalized')),
     Option('unseen_idf', str, 'max', "IDF of candidate n-grams in no reference: 'max' = log|I| (code) or 'zero'",

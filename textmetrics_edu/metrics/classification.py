@@ -310,11 +310,12 @@ def _clf_options(average: str) -> tuple:
     "The options of the three specs. `pos_label`, `labels` and `zero_division` have no `core` type ('label', 'labels',\n    'zero_division' are names only): `_clf_check` and the stage functions check them."
     return (Option('average', str, average, "'binary' (pos_label only), 'micro', 'macro' or 'weighted' "
                    "(for accuracy and MCC it sets only the P/R/F fields)", choices=('binary', 'micro', 'macro', 'weighted')),
-            Option('pos_label', 'label', 1, "the positive class of average='binary' (on the command line a str)"),
+            Option('pos_label', 'label', 1, "the positive class of average='binary' (on the command line a str)",
+                   label='pos_label (binary)'),
             Option('labels', 'labels', None, "the labels to average over, in order (default: every label seen); "
                    "per-segment statistics of macro/weighted F1 and of MCC need it (CLI: comma-separated)"),
             Option('zero_division', 'zero_division', 'warn', "value of a 0/0 precision/recall/F: 'warn' (0.0 and a "
-                   "warning), 0, 1 or nan"))
+                   "warning), 0, 1 or nan", label='0/0 =', ui=('0', '1', 'nan', 'warn')))
 
 # %% ../../nbs/50_classification.ipynb #d51a9e1d
 def _clf_metric(measure: str, average: str, description: str) -> Metric:

@@ -223,14 +223,16 @@ def _meteor_check(o, name):
 # %% ../../nbs/21_meteor.ipynb #e5a75025
 METEOR = Metric(
     'meteor', description='METEOR (Banerjee & Lavie 2005), NLTK-compatible, WordNet 3.0', aggregate='mean',
-    options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]: PR / (alpha P + (1 - alpha) R); 0.9 = recall 9x', min=0),
-             Option('beta', float, 3.0, 'penalty exponent > 0', min=0, min_exclusive=True),
-             Option('gamma', float, 0.5, 'penalty weight in [0, 1] (the largest penalty)', min=0),
+    options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]: PR / (alpha P + (1 - alpha) R); 0.9 = recall 9x', min=0,
+                    ui=(0, 1, 0.05)),
+             Option('beta', float, 3.0, 'penalty exponent > 0', min=0, min_exclusive=True, ui=(0.5, 6, 0.5)),
+             Option('gamma', float, 0.5, 'penalty weight in [0, 1] (the largest penalty)', min=0, ui=(0, 1, 0.05)),
              Option('tokenize', str, '13a', "'13a', 'intl', 'none' or 'nltk' (NLTK takes tokens; this makes them)",
                     choices=METEOR_TOKENIZERS),
              Option('lowercase', bool, True, "NLTK's preprocess=str.lower"),
-             Option('stem', bool, True, 'Porter stem stage'),
-             Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0, see `load_wordnet`)'),
+             Option('stem', bool, True, 'Porter stem stage', label='stem stage'),
+             Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0, see `load_wordnet`)',
+                    label='synonym stage'),
              Option('wordnet', object, None, 'an NLTK WordNet reader (default `load_wordnet()`)', flag='')),
     segment_stats=_meteor_segment, score=_meteor_score, prepare_refs=_meteor_prepare, signature=_meteor_signature,
     check=_meteor_check)

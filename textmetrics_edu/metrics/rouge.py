@@ -382,9 +382,9 @@ def _rouge_signature(rouge_type):
 # %% ../../nbs/20_rouge.ipynb #94e63de0
 ROUGE_OPTIONS = (
     Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
-           aliases=('use_stemmer',)),
+           aliases=('use_stemmer',), label='stemming'),
     Option('tokenize', str, 'rouge_score', "'rouge_score' (ASCII, default), 'perl' (ASCII lowercase only), 'unicode'",
-           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',)),
+           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',), label='tokenizer'),
     Option('beta', float, 1, 'F_beta; 1 gives the F1 every tool reports (Perl alpha = 1/(1+beta^2))', min=0,
            min_exclusive=True),
     Option('multi_ref', str, 'max_f', "'max_f' (rouge-score), 'pooled' (Perl -f A), 'max_recall' (Perl -f B)",

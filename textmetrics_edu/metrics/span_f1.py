@@ -242,7 +242,8 @@ def _segment(h, refs, o):
 SPAN_F1_OPTIONS = (
     Option('mode', str, 'conlleval', "'conlleval' (seqeval's default: ill-formed I- tags start a span) or 'strict' "
            "(spans only where `scheme`'s rules allow)", choices=('conlleval', 'strict')),
-    Option('scheme', str, None, "the tagging scheme of mode='strict': " + ', '.join(SCHEMES), choices=SCHEMES, nullable=True),
+    Option('scheme', str, None, "the tagging scheme of mode='strict': " + ', '.join(SCHEMES), choices=SCHEMES, nullable=True,
+           label='strict scheme'),
     Option('zero_division', int, 0, "value of a 0/0 precision or recall (seqeval's 'warn' is 0)", choices=(0, 1)))
 
 SPAN_F1 = Metric(

@@ -191,7 +191,7 @@ BERTSCORE_OPTIONS = (
            nullable=True),
     Option('num_layers', int, 6, 'the layer whose token embeddings are compared (0..6 for MiniLM; 6: its last)', min=0,
            ui=(0, 6)),
-    Option('idf', bool, False, 'weight tokens by their idf over the references of the corpus'),
+    Option('idf', bool, False, 'weight tokens by their idf over the references of the corpus', label='idf weights'),
     Option('rescale_with_baseline', bool, False, "rescale with OUR baseline for MiniLM (x - b) / (1 - b)",
            label='rescale (our baseline)'),
     Option('lang', str, 'en', "the baseline's language (rescaling only): en or de", choices=('en', 'de')),

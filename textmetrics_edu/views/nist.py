@@ -11,6 +11,7 @@ from typing import Sequence
 from ..core import MetricInputError
 from ..metrics.nist import NIST, sentence_nist
 from .explorer import explorer, Text, Lines
+from .html import error_box
 
 # %% auto #0
 __all__ = ['NIST_EXPLORER', 'render_nist_html']
@@ -25,7 +26,7 @@ def render_nist_html(hyp: str,  # the hypothesis
     try:
         res = sentence_nist(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     o = dict(max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     rs = (refs,) if isinstance(refs, str) else tuple(refs)
     (ref_toks, info), = NIST.prepare_refs([rs], o)
