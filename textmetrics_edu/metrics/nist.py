@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
 
 # %% auto #0
 __all__ = ['PERL_SPACE', 'NIST_OPTIONS', 'NIST', 'corpus_nist', 'sentence_nist', 'mteval_tokenize', 'reference_ngram_counts',
@@ -68,6 +68,7 @@ def information_weight(ngram: tuple[str, ...],  # an n-gram that occurs in the r
     return -math.log(counts[ngram] / p) / math.log(2)
 
 # %% ../../nbs/06_nist.ipynb #13a049ee
+@summable
 @dataclass(frozen=True)
 class NISTStats:
     "Sufficient statistics of NIST (one segment or a summed corpus), orders 1..max_order."
@@ -78,12 +79,6 @@ class NISTStats:
     ref_sets: int  # references per segment, summed over segments
     segments: int  # segments summed
     per_segment: tuple = detail()  # each segment's own statistics (its mteval `-d 2` score), in order
-
-    def __add__(self, o: 'NISTStats') -> 'NISTStats':
-        return NISTStats(tuple(a + b for a, b in zip(self.info, o.info)),
-                         tuple(a + b for a, b in zip(self.hyp_ngrams, o.hyp_ngrams)), self.hyp_len + o.hyp_len,
-                         self.ref_len + o.ref_len, self.ref_sets + o.ref_sets, self.segments + o.segments,
-                         self.per_segment + o.per_segment)
 
 
 def nist_segment_stats(hyp: Sequence[str],  # hypothesis tokens

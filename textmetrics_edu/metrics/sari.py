@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, SegmentRefs, TOKENIZERS, check_hyps,
-                                  check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names)
+                                  check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names, summable)
 from ..core import tokenize as core_tokenize
 from ..kernels.sari import sari_segment_counts
 
@@ -136,6 +136,7 @@ def type_averaged_scores(src: Counter, hyp: Counter, refs: Counter, k: int,
     return f1(add_p, add_r), f1(keep_p, keep_r), del_p
 
 # %% ../../nbs/22_sari.ipynb #6e10afc8
+@summable
 @dataclass(frozen=True)
 class SariStats:
     """Sufficient statistics of SARI, summable over segments: per order (tuples of 4), the n-gram counts of ADD
@@ -152,10 +153,6 @@ class SariStats:
     del_ref: tuple
     authors: tuple = (0.0, 0.0, 0.0)  # sums over segments of the authors' sentence F_add, F_keep, P_del
     hf: tuple = (0.0, 0.0, 0.0)  # the same for HF evaluate
-
-    def __add__(self, o):
-        return SariStats(*(tuple(a + b for a, b in zip(x, y)) for x, y in
-                           zip(self.__dict__.values(), o.__dict__.values())))
 
 
 def sari_statistics(source: str,  # the input sentence I
