@@ -148,7 +148,8 @@ def expand_codes(codes: Sequence[str]) -> tuple:
     with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in codes)
 
 # %% ../../nbs/11b_wer_engine.ipynb #f9cf4f6e
-@summable(refs=cat, hyps=cat, codes=cat, algorithms=cat)  # the details joined lazily (`cat`, see under the hood)
+# the details joined lazily (`cat`, defined under the hood below: hence the lambda)
+@summable(**dict.fromkeys(('refs', 'hyps', 'codes', 'algorithms'), lambda a, b: cat(a, b)))
 @dataclass(frozen=True)
 class WERStats:
     "Sufficient statistics: counts summed over segments (summable with `+`), plus every segment's alignment as codes."

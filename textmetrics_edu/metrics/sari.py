@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, SegmentRefs, TOKENIZERS, check_hyps,
-                                  check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names, summable)
+                                  check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names, summable, ngram_iter)
 from ..core import tokenize as core_tokenize
 from ..kernels.sari import sari_segment_counts
 
@@ -81,7 +81,7 @@ def ngram_counter(tokens: Sequence[str],  # the tokens of one sentence
                   n: int,  # the order, 1..4
                  ) -> Counter:  # n-gram (tuple of tokens) -> count
     "The n-grams of one order and their counts."
-    return Counter(zip(*[tokens[i:] for i in range(n)]))
+    return Counter(ngram_iter(tokens, n))
 
 # %% ../../nbs/22_sari.ipynb #ce857068
 def add_counts(src: Counter,  # n-gram counts of the input I
