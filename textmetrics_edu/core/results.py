@@ -125,6 +125,7 @@ from .inputs import MetricInputError
 
 
 def _fold(add, vals):
+    "`add` applied left to right: add(add(vals[0], vals[1]), vals[2]) ... (the order a corpus loop adds in)."
     acc = vals[0]
     for v in vals[1:]: acc = add(acc, v)
     return acc
