@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, make_signature, Metric, Option, register,
-                                  corpus_fn, sentence_fn, detail, fieldwise_total)
+                                  corpus_fn, sentence_fn, detail, summable)
 # the plumbing (WordNet without a download, caches, the indexed alignment, the METEOR 1.5 jar): see the engine notebook
 from ..kernels.stem import porter_stem
 # (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
@@ -163,16 +163,12 @@ def _segment(h, refs, kw, wn, alpha, beta, gamma):
     return best
 
 # %% ../../nbs/21_meteor.ipynb #6e9d93ec
+@summable
 @dataclass(frozen=True)
 class MeteorSums:
     "METEOR's corpus statistics: NLTK averages segment scores, so the summable statistic is their sum (`aggregate='mean'`)."
     score_sum: float
     segments: tuple = detail()  # per segment: (score, best ref, m, chunks, hyp len, ref len, alignment, hyp, ref tokens)
-
-    def __add__(self, o: 'MeteorSums') -> 'MeteorSums':
-        return MeteorSums(self.score_sum + o.score_sum, self.segments + o.segments)
-
-    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 
 def _wordnet_of(o):

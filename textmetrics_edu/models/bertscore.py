@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, make_signature, corpus_fn,
-                    sentence_fn, register)
+                    sentence_fn, register, summable)
 
 # %% auto #0
 __all__ = ['BASELINE_FILE', 'BERTSCORE_OPTIONS', 'BERTSCORE', 'corpus_bertscore', 'sentence_bertscore',
@@ -150,6 +150,7 @@ def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
     return out
 
 # %% ../../nbs/24_bertscore.ipynb #0038bs8a2ea5
+@summable
 @dataclass(frozen=True)
 class BERTScoreStats:
     "Additive statistics of segments: their count and the sums of their P, R, F (a corpus score is a mean of segment scores)."
@@ -157,8 +158,6 @@ class BERTScoreStats:
     precision: float = 0.0  # sum of segment P
     recall: float = 0.0  # sum of segment R
     f1: float = 0.0  # sum of segment F
-
-    def __add__(self, o): return BERTScoreStats(self.n + o.n, self.precision + o.precision, self.recall + o.recall, self.f1 + o.f1)
 
 
 @dataclass(frozen=True)

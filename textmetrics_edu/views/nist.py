@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, ngram_iter
 from ..metrics.nist import NIST, sentence_nist
 from .explorer import explorer, Text, Lines
 from .html import error_box
@@ -33,7 +33,7 @@ def render_nist_html(hyp: str,  # the hypothesis
     h = NIST.preprocess(hyp, o)
     rows = []
     for n in range(1, max_order + 1):
-        grams = sorted({g for g in zip(*[h[i:] for i in range(n)]) if g in info})
+        grams = sorted({g for g in ngram_iter(h, n) if g in info})
         shown = ', '.join(f"{e(' '.join(g))} <small>({info[g] + 0.0:.2f})</small>" for g in grams) or '-'   # + 0.0: no -0.00
         rows.append(f"<tr><td>{n}</td><td>{res.info[n - 1]:.3f}</td><td>{res.hyp_ngrams[n - 1]}</td>"
                     f"<td>{res.precisions[n - 1]:.3f}</td><td>{shown}</td></tr>")
