@@ -28,7 +28,7 @@ LOCKED ?= $(LOCK)
 PIP_ENV = $(if $(LOCKED),PIP_CONSTRAINT=$(abspath $(LOCKED)))
 NOW = $$(date +%s)
 
-.PHONY: docs test test-slow test-latest lock setup system-deps export hooks readme clean help
+.PHONY: docs test test-slow test-latest lock setup system-deps export hooks readme lint clean help
 
 help:
 	@echo "make docs   build the documentation site into _docs/ (installs everything first)"
@@ -68,25 +68,21 @@ test-latest:
 system-deps:
 	bash tools/install-system-deps.sh
 
-# tools/export.py, not a bare nbdev_export: a notebook's cells go to the modules of their roles (`#| export views.bleu`),
-# which nbdev writes correctly only when each module is created fresh in the run (see the script)
+# The one export command. tools/export.py, not a bare nbdev_export: a notebook's cells go to the modules of their roles
+# (`#| export views.bleu`), which nbdev 2 appends to the routed module's file (nbdev issue #742), so a bare
+# nbdev_export duplicates routed cells on every run (see the script)
 export: $(STAMP)
 	$(PY) tools/export.py
 
 # Notebooks are committed without outputs. (1) JupyterLab saves them cleaned: nbdev's pre-save hook (settings.ini:
-# jupyter_hooks, clear_all), configured for this environment's Jupyter only (.venv/etc/jupyter). (2) Git's clean
-# filter (.gitattributes, tools/nb_clean_filter.py) strips whatever another editor leaves from `git diff` and commits.
+# jupyter_hooks, clear_all), configured for this environment's Jupyter only (.venv/etc/jupyter, tools/jupyter_hooks.py).
+# (2) Git's clean filter (.gitattributes, tools/nb_clean_filter.py) strips whatever another editor leaves from
+# `git diff` and commits. Nothing is added to the venv's start-up: the package is exported by `make export` only.
 hooks: $(STAMP)
-	@$(PY) -c "import json, pathlib, sys; p = pathlib.Path(sys.prefix, 'etc', 'jupyter', 'jupyter_server_config.json'); \
-	  p.parent.mkdir(parents=True, exist_ok=True); c = json.loads(p.read_text()) if p.exists() else {}; \
-	  c.setdefault('ContentsManager', {})['pre_save_hook'] = 'textmetrics_edu_nbdev.clean_jupyter'; p.write_text(json.dumps(c, indent=2) + '\n')"
+	@$(PY) tools/jupyter_hooks.py >/dev/null
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 	  git config filter.nbclean.clean 'python3 tools/nb_clean_filter.py' && git config filter.nbclean.smudge cat; fi
 	@echo 'notebooks are saved and committed without outputs (Jupyter pre-save hook, git filter nbclean)'
-	@# a bare `nbdev_export` in this venv exports as `make export` does (tools/devhooks/textmetrics_edu_nbdev.py)
-	@$(PY) -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'textmetrics_edu_nbdev.pth').write_text( \
-	  str(pathlib.Path('tools/devhooks').resolve()) + '\nimport textmetrics_edu_nbdev\n')"
-	@echo 'nbdev_export in $(VENV) routes cells by role, as make export'
 
 setup: $(STAMP) system-deps export hooks
 
@@ -104,6 +100,11 @@ test: setup
 	  $(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15; rc=$$?; \
 	  echo "make test: the site (every notebook executed) $$(( t1 - t0 )) s, pytest $$(( $(NOW) - t1 )) s, exit $$rc"; exit $$rc
 
+# Unused imports and undefined names in the package (from its notebooks), tests, tools and benchmarks: pyproject.toml's
+# [tool.ruff]; a second or two. A finding in textmetrics_edu/ is fixed in its notebook, then `make export`.
+lint: $(STAMP)
+	$(PY) -m ruff check --no-cache .
+
 # The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
 test-slow: setup
 	$(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15 --slow -m slow
@@ -112,4 +113,4 @@ readme: setup
 	$(PY) tools/make_readme.py
 
 clean:
-	rm -rf _docs _proc _proc_quarto build dist *.egg-info .venv-latest .venv-lock
+	rm -rf _docs _proc _proc_course _proc_quarto build dist *.egg-info .venv-latest .venv-lock

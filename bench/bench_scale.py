@@ -14,7 +14,6 @@ Numbers depend on the load of the machine (printed): on a shared 2-core machine 
 """
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile

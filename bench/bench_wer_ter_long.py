@@ -3,7 +3,7 @@
 import json, resource, time, sys
 from pathlib import Path
 import jiwer
-from textmetrics_edu import edit_distance, sentence_wer
+from textmetrics_edu import sentence_wer
 E = Path(__file__).resolve().parent.parent / 'tests/data/asr/earnings21_subset'
 refs = {d['file_id']: d['text'] for d in map(json.loads, (E / 'references.jsonl').read_text().splitlines())}
 hyps = {}

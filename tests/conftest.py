@@ -264,8 +264,10 @@ def _site_stale(pages) -> bool:
     # the live explorers' script and the builder's name: a site built before them lacks them (the tests need both)
     if not index.exists() or not (DOCS / '_static' / 'live' / 'explorers.js').exists() or \
             not (DOCS / _build_site().BUILDER_FILE).exists(): return True
-    # the notebooks are the source (textmetrics_edu/*.py are rewritten by every nbdev_export, so not compared)
-    inputs = [*NBS.rglob('*.ipynb'), ROOT / 'tools' / 'build_site.py', *(ROOT / 'tools' / 'site').iterdir(),
+    # the notebooks are the source (textmetrics_edu/*.py are rewritten by every export, so not compared), with the course
+    # data and the site's tools
+    inputs = [*NBS.rglob('*.ipynb'), NBS / 'course.yml', *(ROOT / 'tools' / n for n in ('build_site.py', 'site_course.py', 'site_preprocessors.py')),
+              *(ROOT / 'tools' / 'site').iterdir(),
               ROOT / '_quarto.yml', ROOT / 'package-lock.json']
     newest = max(p.stat().st_mtime for p in inputs if p.exists())
     return index.stat().st_mtime < newest or any(not (DOCS / p).exists() for p in pages)

@@ -9,10 +9,9 @@ import sacrebleu
 
 from textmetrics_edu.core import MetricInputError, SegmentRefs, check_hyps, refs_from_streams, tokenize
 from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu
-from textmetrics_edu.metrics.chrf import corpus_chrf, sentence_chrf
+from textmetrics_edu.metrics.chrf import corpus_chrf
 from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge, cached_skip_bigrams, cached_ngrams
 from textmetrics_edu.metrics.ter import corpus_ter
-from textmetrics_edu.metrics.wer import corpus_wer
 
 EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
 

@@ -10,6 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
 import build_site as b
 import site_course as sc  # noqa: E402
+import site_preprocessors as sp  # noqa: E402
 
 
 @pytest.mark.parametrize('nb, page', [('01_bleu.ipynb', 'bleu.html'), ('index.ipynb', 'index.html'),
@@ -20,18 +21,18 @@ def test_page_name(nb, page):
 
 
 def test_split_directives():
-    assert b.split_directives('#| export\n#| code-fold: true\n\nx = 1\n') == ({'export': '', 'code-fold': 'true'}, 'x = 1\n')
-    assert b.split_directives("#| code-summary: 'Answer'\ny = 2  #| not a directive\n") == \
+    assert sp.split_directives('#| export\n#| code-fold: true\n\nx = 1\n') == ({'export': '', 'code-fold': 'true'}, 'x = 1\n')
+    assert sp.split_directives("#| code-summary: 'Answer'\ny = 2  #| not a directive\n") == \
         ({'code-summary': 'Answer'}, 'y = 2  #| not a directive\n')
-    assert b.split_directives('x = 1\n#| export\n') == ({}, 'x = 1\n#| export\n')   # only leading lines
+    assert sp.split_directives('x = 1\n#| export\n') == ({}, 'x = 1\n#| export\n')   # only leading lines
 
 
 def test_fenced_divs_become_callouts():
-    assert b.convert_fenced_divs(':::{.callout-note}\nHello **x**\n:::\n') == \
+    assert sp.convert_fenced_divs(':::{.callout-note}\nHello **x**\n:::\n') == \
         '\n<div class="callout callout-note">\n<div class="callout-title">\n\nNote\n\n</div>\n\nHello **x**\n\n</div>\n'
-    out = b.convert_fenced_divs('::: {.callout-warning title="Careful"}\nbody\n:::')
+    out = sp.convert_fenced_divs('::: {.callout-warning title="Careful"}\nbody\n:::')
     assert 'callout-warning' in out and '\nCareful\n' in out and '\nbody\n' in out
-    assert b.convert_fenced_divs('no divs here\n').strip() == 'no divs here'
+    assert sp.convert_fenced_divs('no divs here\n').strip() == 'no divs here'
 
 
 def test_notebook_callouts_are_boxes_jupyterlab_draws():
@@ -42,14 +43,14 @@ def test_notebook_callouts_are_boxes_jupyterlab_draws():
     lines = nb_callouts.convert_lines(fenced.splitlines(keepends=True))
     assert lines[0] == b.callout_open_html('warning') + '\n' and lines[1] == '\n' and lines[-2:] == ['</div>\n', 'after\n']
     assert 'border-left: 5px solid #ffc107' in lines[0]   # the site's colour (site.css)
-    assert b.html_callouts_to_fenced(''.join(lines)) == '::: {.callout-warning}\n## Careful\nbody *x*\n\n:::\nafter\n'
+    assert sp.html_callouts_to_fenced(''.join(lines)) == '::: {.callout-warning}\n## Careful\nbody *x*\n\n:::\nafter\n'
     untitled = ''.join(nb_callouts.convert_lines([':::{.callout-note}\n', 'body\n', ':::']))
     assert '\n**Note**\n' in untitled and untitled.endswith('\n</div>')   # JupyterLab shows the label the site gives
-    assert b.html_callouts_to_fenced(untitled) == '::: {.callout-note}\nbody\n\n:::'
-    assert b.convert_fenced_divs(b.html_callouts_to_fenced(untitled)) == b.convert_fenced_divs(':::{.callout-note}\nbody\n\n:::')
+    assert sp.html_callouts_to_fenced(untitled) == '::: {.callout-note}\nbody\n\n:::'
+    assert sp.convert_fenced_divs(sp.html_callouts_to_fenced(untitled)) == sp.convert_fenced_divs(':::{.callout-note}\nbody\n\n:::')
     nested = '<div class="callout callout-note">\n\n<div class="x">\n\ninner\n\n</div>\n\n</div>\n'
-    assert b.html_callouts_to_fenced(nested) == '::: {.callout-note}\n<div class="x">\n\ninner\n\n</div>\n\n:::\n'
-    assert b.html_callouts_to_fenced('<div>\nplain\n</div>') == '<div>\nplain\n</div>'   # other HTML untouched
+    assert sp.html_callouts_to_fenced(nested) == '::: {.callout-note}\n<div class="x">\n\ninner\n\n</div>\n\n:::\n'
+    assert sp.html_callouts_to_fenced('<div>\nplain\n</div>') == '<div>\nplain\n</div>'   # other HTML untouched
     for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):   # a new `:::` fence: run tools/nb_callouts.py
         for c in json.loads(nb.read_text(encoding='utf-8'))['cells']:
             if c['cell_type'] == 'markdown':
@@ -57,11 +58,11 @@ def test_notebook_callouts_are_boxes_jupyterlab_draws():
 
 
 def test_pandoc_link_attributes():
-    assert b.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
+    assert sp.pandoc_to_commonmark('[src](https://x/y.py#L3){target="_blank" style="float:right"}') == \
         '<a href="https://x/y.py#L3" target="_blank" style="float:right">src</a>'
-    assert b.pandoc_to_commonmark('[plain](a.html)') == '[plain](a.html)'
+    assert sp.pandoc_to_commonmark('[plain](a.html)') == '[plain](a.html)'
     # a heading's explicit id is the anchor links use on both sites (Quarto and nbconvert slug titles differently)
-    assert b.pandoc_to_commonmark('## The explorer: move {#the-explorer}') == \
+    assert sp.pandoc_to_commonmark('## The explorer: move {#the-explorer}') == \
         '<a class="site-anchor" id="the-explorer"></a>\n\n## The explorer: move'
 
 
@@ -85,15 +86,21 @@ def _lesson_nb():
 
 
 def test_lesson_rules_for_both_renderers():
-    "One set of rules (prepare_for_html); nbconvert gets the site's metadata, Quarto `#|` directives and raw HTML"
+    """One chain of nbconvert preprocessors (site_preprocessors.COURSE) makes the notebook both renderers read: the
+    rules' decisions as nbconvert tags and the site's cell metadata; Quarto gets them as `#|` options and raw HTML"""
+    import copy
     nb = _lesson_nb()
-    assert b.prepare_for_html(nb, 'x')['title'] == 'BLEU'
-    code = [c for c in nb.cells if c.cell_type == 'code']
+    assert sp.course_notebook(nb, 'x')['title'] == 'BLEU' and nb.metadata['title'] == 'BLEU'
+    assert all(issubclass(P, sp.Preprocessor) for P in sp.COURSE)
+    q = copy.deepcopy(nb)
+    s = sp.StaticMarkdown()(nb, {})[0]
+    code = [c for c in s.cells if c.cell_type == 'code']
+    assert [c.cell_type for c in s.cells] == ['markdown', 'code', 'code', 'markdown', 'code'], 'no raw cell for nbconvert'
     assert [c.source for c in code] == ['def f(x): return x', 'h = f(1)\nh', 'f(3)']
     assert code[0].metadata['site_fold'] == 'Exported source' and not code[0].metadata['site_fold_open']
+    assert code[0].metadata['site_anchors'] == ['f']
     assert code[2].metadata['site_fold_outputs'] and 'widgets' not in nb.metadata
-    q = _lesson_nb()
-    b.prepare_for_html(q, 'x', quarto=True)
+    q = sp.QuartoCellOptions()(q, {})[0]
     assert [c.cell_type for c in q.cells] == ['raw', 'markdown', 'code', 'code', 'markdown', 'raw', 'code', 'raw']
     assert 'class="site-source"' in q.cells[1].source
     assert q.cells[2].source.endswith('#| code-fold: true\ndef f(x): return x'), 'exported source folded'
@@ -102,6 +109,27 @@ def test_lesson_rules_for_both_renderers():
     assert q.cells[5].metadata['raw_mimetype'] == 'text/html' and q.cells[7].source == '</details>'
     assert q.cells[6].source == '#| code-fold: false\nf(3)', "an answer's code and outputs folded together"
     assert 'widgets' not in q.metadata, 'no saved view left: no widget state'
+
+
+def test_quarto_path_renders_the_course_notebooks(tmp_path):
+    """Quarto's project (`_proc_quarto/`) is made of the same course notebooks as the static site (`_proc_course/`),
+    the rules' metadata written as `#|` options; with nbdev's `_quarto.yml`, `nbdev.yml` and the sidebar"""
+    import nbformat
+    import yaml
+    executed = tmp_path / '_proc'
+    executed.mkdir()
+    nbformat.write(nbformat.from_dict(_lesson_nb()), executed / '01_x.ipynb')
+    proc, info = b.quarto_project(ROOT / 'nbs', executed, [Path('01_x.ipynb')])
+    assert proc == tmp_path / '_proc_quarto' and info[Path('01_x.ipynb')][0]['title'] == 'BLEU'
+    course = nbformat.read(tmp_path / b.COURSE_DIR / '01_x.ipynb', as_version=4)
+    q = nbformat.read(proc / '01_x.ipynb', as_version=4)
+    assert [c.id for c in q.cells if c.cell_type != 'raw'] == [c.id for c in course.cells if c.cell_type != 'raw']
+    assert q.cells[2].source.endswith('#| code-fold: true\ndef f(x): return x') and course.cells[2].source == 'def f(x): return x'
+    assert q.cells[5].source.startswith('<details class="site-answer">')
+    assert 'metadata-files' in yaml.safe_load((proc / '_quarto.yml').read_text()) and (proc / 'nbdev.yml').exists()
+    contents = yaml.safe_load((proc / 'sidebar.yml').read_text())['website']['sidebar']['contents']
+    assert {'section': 'Translation and captioning metrics', 'contents': ['01_x.ipynb']} in contents
+    assert not (proc / 'course.yml').exists(), "the course's data is the tools', not a page's"
 
 
 def test_toc():
@@ -128,17 +156,19 @@ def test_localize_drops_external_loads_keeps_site_files():
 
 
 def test_site_files_exist():
-    "The template and CSS are files next to the live explorers' glue (tools/site/README.md)"
-    for f in ('page.html.j2', 'site.css', 'lab-misc.css', 'mathjax-config.js', 'explorers.js', 'explorers.css', 'README.md'):
+    "The templates and CSS are files next to the live explorers' glue (tools/site/README.md)"
+    for f in ('page.html.j2', 'site_fast.html.j2', 'course.html.j2', 'site.css', 'lab-misc.css', 'mathjax-config.js', 'explorers.js', 'explorers.css', 'README.md'):
         assert (b.SITE_ASSETS / f).is_file(), f
-    assert b.TEMPLATE.startswith("{%- extends 'lab/index.html.j2' -%}")
-    assert '@@SITE_TOC@@' in b.TEMPLATE
+    template = (b.SITE_ASSETS / 'page.html.j2').read_text()
+    assert template.startswith("{%- extends 'lab/index.html.j2' -%}")
+    assert '@@SITE_TOC@@' in template
 
 
 def test_one_mathjax_setup_for_both_sites():
     "MathJax's configuration and the MathJax 2 shim the widget manager needs live in one file that both sites load"
     assert 'MJ.Hub = ' in (b.SITE_ASSETS / 'mathjax-config.js').read_text()
-    assert 'Hub' not in b.TEMPLATE and 'window.MathJax' not in b.TEMPLATE and '{{ resources.site.mathjax }}' in b.TEMPLATE
+    template = (b.SITE_ASSETS / 'page.html.j2').read_text()
+    assert 'Hub' not in template and 'window.MathJax' not in template and '{{ resources.site.mathjax }}' in template
     assert b.mathjax_head('../', defer=True) == ('<script src="../_static/mathjax-config.js"></script>\n'
                                                  '<script src="../_static/mathjax/tex-svg-full.js" defer></script>')
 
@@ -246,15 +276,19 @@ def test_quarto_pages_get_an_anchor_at_each_linked_definition(tmp_path):
 
 def test_documentation_kernel_reruns_only_what_show_doc_needs():
     """nbdev re-runs, in a fresh kernel, every cell holding an import: a lesson cell mixing imports with code that
-    uses the notebook's variables would fail there. The site's rule: exported cells, cells of imports only, show_doc."""
+    uses the notebook's variables would fail there. The site's rule: exported cells, cells of imports only, show_doc;
+    given to nbdev through its FilterDefaults (its exec_show_docs replaced), nbdev's module left unpatched."""
     from execnb.nbio import mk_cell
     from nbdev import processors as P
     from nbdev.process import extract_directives
-    b._doc_kernel_cells_only(P)
+    nbdev_rule = P._do_eval
+    procs = b.site_filters().procs()
+    assert P._do_eval is nbdev_rule and P.exec_show_docs not in procs
+    assert any(isinstance(p, type) and issubclass(p, P.exec_show_docs) for p in procs) and len(procs) == len(P.FilterDefaults().procs())
 
     def runs(src):
         c = mk_cell(src); c.directives_ = extract_directives(c, remove=False)
-        return bool(P._do_eval(c))
+        return bool(b.doc_eval(c))
     assert runs('import a\nfrom b import c') and runs('#| export\ndef f(): pass') and runs('show_doc(f)')
     assert not runs('from a import b\nx = f(b)') and not runs('x = 1') and not runs('if t:\n    import torch\n    y = 2')
     assert not runs('#| eval: false\nimport a')
@@ -285,7 +319,7 @@ def test_under_the_hood_sections_fold_on_the_site():
     assert cells[3].source.startswith('#| code-fold: true') and cells[4].source == '#| code-fold: true\nz = 3'
     assert cells[5].source == '## Pitfalls\nshown' and cells[6].source == 'w = 4'
     nb = nbformat.v4.new_notebook(cells=[M('# T'), *cells])
-    b.prepare_for_html(nb, 'T')
+    sp.course_notebook(nb, 'T')
     assert sc.visible_words(nb.cells) == sc.visible_words([M('# T'), M('## Step 1\ntext'), C('x = 1'),
                                                           M('## Under the hood: fast'), M('## Pitfalls\nshown'), C('w = 4')])
 
@@ -309,3 +343,19 @@ def test_readme_is_what_make_readme_makes_now():
     make_readme.execute_in_process(nb)
     fresh = make_readme.readme_text(nb)
     assert (ROOT / 'README.md').read_text(encoding='utf-8') == fresh, 'README.md is stale: run `make readme` (tools/make_readme.py)'
+
+
+def test_make_hooks_configures_jupyter_without_a_startup_hook(tmp_path):
+    """`make hooks` (tools/jupyter_hooks.py): the Jupyter pre-save hook from a config file of the venv, no `.pth`
+    start-up hook (the export is `make export` only); what earlier versions installed is removed"""
+    import json
+    import jupyter_hooks
+    etc, lib = tmp_path / 'etc' / 'jupyter', tmp_path / 'lib'
+    etc.mkdir(parents=True); lib.mkdir()
+    (etc / 'jupyter_server_config.json').write_text(json.dumps({'ContentsManager': {'pre_save_hook': jupyter_hooks.OLD_HOOK}}))
+    (lib / 'textmetrics_edu_nbdev.pth').write_text('import textmetrics_edu_nbdev\n')
+    cfg = jupyter_hooks.install(tmp_path, lib)
+    assert cfg == etc / 'jupyter_server_config.py' and 'clean_jupyter' in cfg.read_text()
+    assert json.loads((etc / 'jupyter_server_config.json').read_text()) == {'ContentsManager': {}}
+    assert not list(lib.iterdir()) and not (ROOT / 'tools' / 'devhooks').exists()
+    assert '.pth' not in (ROOT / 'Makefile').read_text()

@@ -1,7 +1,6 @@
 "CIDEr / CIDEr-D against pycocoevalcap 1.2 itself on the THumB MS-COCO captions, an independent dense implementation of the paper's equations, properties, bad input, CLI, explorer."
 import json
 import math
-import random
 
 import numpy as np
 import pytest
@@ -324,7 +323,7 @@ def test_explorer_and_renderer():
 
 # --- the metric protocol: cider and cider-d are `core.Metric` specs ------------------------------------------------
 from textmetrics_edu.core import Metric, get_metric, cli_options, METRICS
-from textmetrics_edu.metrics.cider import CIDER, CIDER_D, CIDER_BASE
+from textmetrics_edu.metrics.cider import CIDER, CIDER_D
 
 
 def test_protocol_specs_and_namespaced_flags():

@@ -16,7 +16,7 @@ from sklearn import metrics as skm
 from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.metrics.classification import (precision_recall_fscore_support, corpus_classification, corpus_accuracy,
                                             corpus_f1, corpus_fbeta, corpus_mcc)
-from textmetrics_edu.metrics.confusion import confusion_matrix, classification_statistics, UndefinedMetricWarning
+from textmetrics_edu.metrics.confusion import confusion_matrix, UndefinedMetricWarning
 from textmetrics_edu.views.classification import render_confusion_html
 from conftest import read_jsonl
 
@@ -209,7 +209,6 @@ def test_cli(tmp_path, capsys):
 
 
 def test_no_numpy_at_import():
-    import subprocess, sys
     code = "import sys, textmetrics_edu.metrics.classification as c; print('numpy' in sys.modules)"
     # the package __init__ may import numpy users; check the module's own top-level imports instead
     src = Path(__file__).parent.parent / 'textmetrics_edu' / 'metrics' / 'classification.py'

@@ -9,7 +9,7 @@ import sacrebleu
 from sacrebleu.metrics import CHRF
 
 from textmetrics_edu.app.cli import main
-from conftest import WMT22_EN_DE, WMT22_SYSTEMS, read_lines, sweep
+from conftest import WMT22_EN_DE, WMT22_SYSTEMS, sweep
 
 EXE = str(Path(sys.executable).parent / 'textmetrics-edu')
 
@@ -161,7 +161,6 @@ def test_errors_are_one_line_and_status_2(tmp_path, case):
 def test_no_flags_of_true_defaults_reach_the_metric(tmp_path, wmt22):
     """`--no-ter-lowercase` was read as "not given" (False counted as unset): TER stayed case-insensitive. Every
     boolean option whose default is True (from the registry: none can be forgotten) passes False with its --no- flag."""
-    import argparse
     from textmetrics_edu.app.cli import build_parser, metric_kwargs
     from textmetrics_edu.core import METRICS, discover_metrics
     discover_metrics()

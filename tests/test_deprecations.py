@@ -3,7 +3,6 @@
 option names are read from the registry (`Option.aliases` of every registered metric), so a new alias is tested
 without being listed here. Everywhere else (tests, notebooks, renderers, explorers) only current names are used:
 pyproject.toml turns the package's own deprecation warnings into errors."""
-import json
 import warnings
 from contextlib import contextmanager
 

@@ -1,7 +1,6 @@
 """Edit distance: differential against jiwer/rapidfuzz (random and long inputs), engine == lesson (property tests),
 metric properties, memory on long inputs, one long side (issue 9). The hypotheses-first deprecations:
 test_deprecations.py."""
-import collections
 import contextlib
 import os
 import random

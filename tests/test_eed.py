@@ -7,7 +7,6 @@ grid, bad input, CLI, explorer, significance."""
 import json
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +17,7 @@ from textmetrics_edu.core import MetricInputError
 from textmetrics_edu.app.cli import main
 from textmetrics_edu.kernels.eed import eed_score_fast
 from textmetrics_edu.metrics.eed import eed_table, eed_preprocess
-from conftest import DATA, WMT22_SYSTEMS, sweep
+from conftest import DATA, sweep
 
 HERE = DATA / 'mt' / 'eed'
 sys.path.insert(0, str(HERE))

@@ -11,11 +11,9 @@ runs when `_docs/` is missing or older than the notebooks). Two checks:
   holding an `<img>`/`<svg>`).
 """
 import re
-import sys
 from pathlib import Path
 
 import nbformat
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS, NBS = ROOT / '_docs', ROOT / 'nbs'  # `site` (build _docs/ when stale) is the shared fixture of tests/conftest.py

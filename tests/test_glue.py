@@ -3,7 +3,6 @@ the published aggregates (Liu et al. 2019 Table 2; Wang et al. 2019 Table 3), ba
 import random
 import re
 import string
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st

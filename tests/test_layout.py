@@ -62,7 +62,9 @@ def imports(mods: dict[str, Path]) -> dict[str, set[str]]:
                     f'{base}.{a.name}' not in mods and not a.name.startswith('__') for a in node.names) else []
             for n in names:
                 # the most specific module named (`from textmetrics_edu.metrics import bleu` -> metrics.bleu)
-                if n in mods and n != m and not m.startswith(n + '.'): out.add(n)
+                # (a module's own parent package is not an import of it, but the top level always counts: `import
+                # textmetrics_edu` inside a function reaches the app's level like any other import)
+                if n in mods and n != m and (n == 'textmetrics_edu' or not m.startswith(n + '.')): out.add(n)
         edges[m] = out
     return edges
 

@@ -11,11 +11,11 @@ from hypothesis import given, settings, strategies as st
 from conftest import sweep
 
 from textmetrics_edu.core import MetricInputError
-from textmetrics_edu.stats.meta_eval import (correlate, compute_statistic, score_tables, grouped_rows, bootstrap_values,
+from textmetrics_edu.stats.meta_eval import (correlate, score_tables, grouped_rows, bootstrap_values,
                                        bootstrap_values_fast, read_metric_tsv)
 from textmetrics_edu.stats.correlations import (kendall_variant, tau_statistics, kendall_like, pairwise_accuracy,
                                           tie_calibration, soft_pairwise_accuracy)
-from textmetrics_edu.stats.metric_comparison import perm_both, williams, williams_test, significance_clusters
+from textmetrics_edu.stats.metric_comparison import perm_both, williams, williams_test
 from textmetrics_edu.views.meta_eval import render_meta_eval_html, meta_eval_explorer
 from textmetrics_edu.app.cli import main
 

@@ -16,7 +16,7 @@ from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 from textmetrics_edu import MetricInputError
 from textmetrics_edu.stats.mos import (EXAMPLE_RATINGS, SUMMEVAL_DIMENSIONS, bootstrap_interval, bootstrap_means,
                                  crowdmos_interval, crowdmos_variance, mos, naive_interval, paired_mos_test,
-                                 parse_ratings, rating_matrix, ratings_records, summeval_ratings)
+                                 parse_ratings, rating_matrix, summeval_ratings)
 from textmetrics_edu.stats.agreement import agreement, krippendorff_alpha_by_hand, reliability_matrix
 from textmetrics_edu.views.mos import mos_explorer, render_mos_html
 
@@ -290,7 +290,7 @@ def test_mos_properties(n_raters, n_items, data):
 # ----------------------------------------------------------------------------------------------------------------
 # The standard-library engine (engine='python'; what the live explorer runs in the browser) against numpy/scipy
 # ----------------------------------------------------------------------------------------------------------------
-from textmetrics_edu.kernels.mos_python import (t_quantile, percentile_linear, rating_lists, crowdmos_variance_python,
+from textmetrics_edu.kernels.mos_python import (t_quantile, percentile_linear, crowdmos_variance_python,
                                                bootstrap_means_python)
 
 

@@ -2,7 +2,6 @@
 import math
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 

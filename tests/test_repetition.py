@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from textmetrics_edu import corpus_seq_rep, sentence_seq_rep, corpus_rep_l, sentence_rep_l, MetricInputError
+from textmetrics_edu import corpus_seq_rep, corpus_rep_l, sentence_rep_l, MetricInputError
 from textmetrics_edu.core import METRICS
 from textmetrics_edu.metrics.repetition import rep_counts, seq_rep_n
 from textmetrics_edu.metrics.diversity import corpus_distinct

@@ -12,7 +12,7 @@ from nltk.translate.ribes_score import corpus_ribes as nltk_corpus_ribes, senten
 from nltk.translate.ribes_score import word_rank_alignment as nltk_alignment, kendall_tau as nltk_kendall_tau
 
 from textmetrics_edu import corpus_ribes, sentence_ribes, MetricInputError
-from textmetrics_edu.metrics.ribes import (word_rank_alignment, kendall_tau, best_reference_ribes, _ribes_segment,
+from textmetrics_edu.metrics.ribes import (kendall_tau, best_reference_ribes, _ribes_segment,
                                            _increasing_pairs, RIBESSums)
 from textmetrics_edu.views.ribes import render_ribes_html
 from conftest import WMT22_SYSTEMS, sweep

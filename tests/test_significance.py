@@ -45,8 +45,6 @@ def test_bootstrap_ci_and_errors(wmt22):
 # --- the explorer (pure Python: random.Random, no numpy) ---
 def test_paired_bootstrap_explorer():
     import random
-    import subprocess, sys
-    from textmetrics_edu.stats.significance import paired_test
     from textmetrics_edu.views.significance import render_paired_bootstrap_html
     from textmetrics_edu import corpus_bleu
     b = ['the cat sat on the mat', 'a dog barked', 'it is raining', 'he went home late']

@@ -4,7 +4,6 @@ predictions and on 6,000 seeded fuzz cases (tests/data/squad/README.md says how 
 import gzip
 import json
 import sys
-import warnings
 from pathlib import Path
 
 import pytest

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import sacrebleu
 from sacrebleu.metrics import TER
 from hypothesis import given, settings, strategies as st
 

@@ -9,13 +9,17 @@
 3. Process each executed notebook with nbdev's own processors (what `nbdev_proc_nbs` does, called in-process so
    that nbdev does not try to install Quarto or pip-install the package) into `_proc/`. `#| export` cells are
    shown as code (folded "Exported source", as nbdev does for `#| exports`) followed by their `show_doc`.
-4. With `quarto` on PATH: render a copy of `_proc/` (`_proc_quarto/`, each notebook given the course's rules as
-   `#|` directives and raw HTML: `prepare_for_html(..., quarto=True)`) with Quarto from `_quarto.yml` into `_docs/`
-   (nbdev's `nbdev_docs` path), then point the scripts Quarto loads from CDNs at local copies and add what the static
-   site has (previous/next, download link, source pages, anchors). Otherwise render every processed notebook
-   with nbconvert's HTMLExporter into a static site with the same pages, titles and sidebar, keeping the saved
-   widget state. Either way require.js, the Jupyter widget manager (`@jupyter-widgets/html-manager`) and MathJax
-   are copied from `node_modules/` (npm, `package.json`) into `_docs/_static/`, so no page makes a request
+4. Make each a lesson with the course's rules, one chain of nbconvert preprocessors (tools/site_preprocessors.py:
+   strip tests, fold exported source, drop frozen widgets, name sources, fold answers, fold "under the hood"), into
+   `_proc_course/`: the notebooks both renderers read. The course's data (the documents, the landing pages, the
+   sidebar's sections) is nbs/course.yml.
+5. With `quarto` on PATH: render a copy of `_proc_course/` (`_proc_quarto/`, the rules' cell metadata written as `#|`
+   options: `QuartoCellOptions`) with Quarto from `_quarto.yml` into `_docs/` (nbdev's `nbdev_docs` path), then point
+   the scripts Quarto loads from CDNs at local copies and add what the static site has (previous/next, download
+   link, source pages, anchors). Otherwise render every course notebook with nbconvert's HTMLExporter (templates
+   tools/site/page.html.j2 and course.html.j2) into a static site with the same pages, titles and sidebar, keeping
+   the saved widget state. Either way require.js, the Jupyter widget manager (`@jupyter-widgets/html-manager`) and
+   MathJax are copied from `node_modules/` (npm, `package.json`) into `_docs/_static/`, so no page makes a request
    outside the site, and `_docs/_static/builder.txt` says which renderer made the site (`quarto` or `static`).
 """
 from __future__ import annotations
@@ -37,6 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(Path(__file__).resolve().parent) not in sys.path: sys.path.insert(0, str(Path(__file__).resolve().parent))
+from site_preprocessors import QuartoCellOptions, StaticMarkdown, _source, course_notebook, split_directives  # noqa: E402
 WIDGET_STATE = 'application/vnd.jupyter.widget-state+json'
 NODE = ROOT / 'node_modules'
 # What the site vendors from node_modules (see package.json): (source, destination under _docs/_static, the file
@@ -46,12 +51,12 @@ VENDORED = {
     'widgets': ('@jupyter-widgets/html-manager/dist', 'widgets', 'widgets/embed-amd.js'),
     'mathjax': ('mathjax/es5/tex-svg-full.js', 'mathjax/tex-svg-full.js', 'mathjax/tex-svg-full.js'),
 }
+COURSE_DIR = '_proc_course'   # next to _proc/: the notebooks the site shows (the course's rules applied)
 BUILDER_FILE = '_static/builder.txt'   # under _docs/: `quarto` or `static`, the renderer that made the site (for tests)
 # The live explorers (textmetrics_edu.app.live, tools/site/explorers.js): Pyodide's runtime and standard library (npm
 # `pyodide`, no wheels), the package's source zipped, and NLTK's pure-Python Porter stemmer (for stemming options)
 PYODIDE_FILES = ('pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json')
 SITE_ASSETS = ROOT / 'tools' / 'site'  # the site's template, CSS and the live explorers' glue (README.md there)
-CALLOUTS = {'note': 'Note', 'warning': 'Warning', 'tip': 'Tip', 'important': 'Important', 'caution': 'Caution'}
 
 
 def log(*a):
@@ -65,9 +70,9 @@ def vendored_url(name: str, prefix: str = '') -> str:
 
 def mathjax_head(prefix: str, defer: bool = False) -> str:
     """MathJax on a page of either site: the site's configuration and its shim for MathJax 2's `Hub.Queue` (which the
-    widget manager calls; tools/site/mathjax-config.js), then MathJax 3"""
-    return (f'<script src="{prefix}_static/mathjax-config.js"></script>\n'
-            f'<script src="{vendored_url("mathjax", prefix)}"{" defer" if defer else ""}></script>')
+    widget manager calls; tools/site/mathjax-config.js), then MathJax 3 (tools/site/course.html.j2)"""
+    import site_course as sc
+    return str(sc.markup().mathjax_head(prefix, vendored_url('mathjax', prefix), defer))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -93,31 +98,6 @@ def site_page(rel: Path) -> Path:
     return Path(LANDING[rel.as_posix()]) if rel.as_posix() in LANDING else page_name(rel)
 
 
-def _source(cell) -> str:
-    s = cell.get('source', '')
-    return ''.join(s) if isinstance(s, list) else (s or '')
-
-
-_dir_re = re.compile(r'^\s*#\s*\|\s?(.*?)\s*$')
-
-
-def split_directives(src: str) -> tuple[dict, str]:
-    "Leading `#| key: value` / `#| key` lines of a code cell -> (dict, remaining source)"
-    lines, dirs, i = src.splitlines(True), {}, 0
-    while i < len(lines):
-        m = _dir_re.match(lines[i])
-        if not m:
-            if lines[i].strip() == '': i += 1; continue
-            break
-        body = m.group(1)
-        if ':' in body:
-            k, v = body.split(':', 1)
-            dirs[k.strip()] = v.strip().strip('"\'')
-        elif body: dirs[body.split()[0]] = ' '.join(body.split()[1:])
-        i += 1
-    return dirs, ''.join(lines[i:])
-
-
 def notebook_frontmatter(nb) -> dict:
     "Frontmatter of an unprocessed notebook (raw YAML cell or `# Title` / `> description` markdown), as nbdev reads it"
     from nbdev.frontmatter import _fm2dict, _md2dict
@@ -140,33 +120,45 @@ def _cell_label(nb, idx) -> str:
     return f'cell {idx} (code cell #{n_code}):\n{head}'
 
 
-def _doc_kernel_cells_only(P):
-    """nbdev 2.4's `exec_show_docs` re-runs, in a fresh kernel, every cell that contains an import anywhere (`_do_eval`),
-    so a lesson cell that imports and then uses the notebook's earlier variables fails the build with a NameError
-    (and warns "Found cells containing imports and other code"). The documentation kernel needs only what `show_doc`
-    renders: exported cells, cells of nothing but imports, and `show_doc` cells; the lesson cells ran already (the
-    notebook is executed in full first). Same rule otherwise as nbdev's own `_do_eval`."""
+def doc_eval(cell) -> bool:
+    """Whether nbdev's documentation kernel runs `cell`. nbdev 2.4's `exec_show_docs` re-runs, in a fresh kernel, every
+    cell that contains an import anywhere (`nbdev.processors._do_eval`), so a lesson cell that imports and then uses
+    the notebook's earlier variables fails the build with a NameError (and warns "Found cells containing imports and
+    other code"). The documentation kernel needs only what `show_doc` renders: exported cells, cells of nothing but
+    imports, and `show_doc` cells; the lesson cells ran already (the notebook is executed in full first). Same rule
+    otherwise as nbdev's own `_do_eval`."""
     import ast
-    if getattr(P._do_eval, '_textmetrics', False): return
-
-    def _do_eval(cell):
-        from nbdev.processors import cell_lang
-        if cell_lang(cell) != 'python' or not cell.source or 'nbdev_export' + '()' in cell.source: return
-        trees = cell.parsed_()
-        if cell.cell_type != 'code' or not trees: return
-        if cell.directives_.get('eval:', [''])[0].lower() == 'false': return
-        if cell.directives_.keys() & {'export', 'exports', 'exporti', 'exec_doc'}: return True
-        if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in trees): return True   # top-level statements
-        if P._show_docs(trees): return True
-    _do_eval._textmetrics = True
-    P._do_eval = _do_eval
+    from nbdev.processors import _show_docs, cell_lang
+    if cell_lang(cell) != 'python' or not cell.source or 'nbdev_export' + '()' in cell.source: return False
+    trees = cell.parsed_()
+    if cell.cell_type != 'code' or not trees: return False
+    if cell.directives_.get('eval:', [''])[0].lower() == 'false': return False
+    if cell.directives_.keys() & {'export', 'exports', 'exporti', 'exec_doc'}: return True
+    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in trees): return True   # top-level statements
+    return bool(_show_docs(trees))
 
 
 def site_filters():
-    "nbdev's FilterDefaults (the processors `nbdev_docs` runs), as one callable."
+    """nbdev's processors (what `nbdev_docs` runs), through nbdev's own extension point (`FilterDefaults`, "override
+    to change which notebook processors are used"): its `exec_show_docs` replaced by one that runs `doc_eval`'s cells."""
+    from fastcore.basics import str2bool
     from nbdev import processors as P
-    _doc_kernel_cells_only(P)
-    return P.FilterDefaults()
+
+    class exec_show_docs(P.exec_show_docs):
+        "nbdev's `exec_show_docs`, the documentation kernel running only the cells `doc_eval` names"
+        def __call__(self, cell):   # nbdev 2.4's, with `doc_eval` for `_do_eval`
+            if not self.nb.has_docs_ or not hasattr(self, 'k'): return
+            fm = getattr(self.nb, 'frontmatter_', {})
+            if str2bool(fm.get('skip_showdoc', False)): return
+            if doc_eval(cell): self.k.cell(cell)
+            if self.k.exc:
+                title = fm.get('title', '')
+                raise Exception(f"Error{' in notebook: ' + title if title else ''} in cell {cell.idx_} :\n{cell.source}") \
+                    from self.k.exc
+
+    class SiteFilters(P.FilterDefaults):
+        def base_procs(self): return [exec_show_docs if p is P.exec_show_docs else p for p in super().base_procs()]
+    return SiteFilters()
 
 
 THREAD_VARS = ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')
@@ -297,52 +289,28 @@ def report(failures):
 # ----------------------------------------------------------------------------------------------------------------
 # Quarto path
 # ----------------------------------------------------------------------------------------------------------------
-def _reference(n: str) -> bool: return n in ('adding_a_metric', 'errata', 'index') or bool(re.match(r'^9\d_', n))
+# The course's pages and the sidebar's sections (in the sidebar's order, each with the rule on a notebook's file name
+# that puts it there, and the lessons moved out of their number's decade) are the course's data, nbs/course.yml
+def _course(): import site_course as sc; return sc.COURSE
 
 
-def _decade(d: str): return lambda n: bool(re.match(rf'^{d}\d_', n))
-
-
-# The sidebar's sections, by role: (title, rule on a notebook's file name), in the sidebar's order; first match wins, so
-# a new lesson `70_x.ipynb` joins by its number (`NNb_` notebooks are the engines, "under the hood"). The landing page
-# (LANDING) comes first, outside the sections. SIDEBAR_MOVES: a lesson whose number's decade is not its subject.
-SIDEBAR_MOVES = {'21_meteor': 'Translation and captioning metrics', '62_why_numbers_differ': 'Significance',
-                 '35_neural_lm': 'Language models',
-                 '24_bertscore': 'Translation and captioning metrics',
-                 '25_learned_metric': 'Translation and captioning metrics'}
-SIDEBAR_ROLES = (
-    ('Under the hood (you may skip these)', lambda n: bool(re.match(r'^\d+b_', n))),
-    ('Reference', _reference),
-    ('Foundations', lambda n: n == 'overview' or bool(re.match(r'^0[05]_', n))),   # core, datasets (06_nist, 07_ribes: translation)
-    ('Translation and captioning metrics', _decade('0')),
-    ('Speech and edit distance', _decade('1')),
-    ('Summarization and rewriting', _decade('2')),
-    ('Language models', lambda n: bool(re.match(r'^3[01]_', n))),
-    ('Diversity', _decade('3')),
-    ('Significance', _decade('4')),
-    ('Classification and benchmarks', _decade('5')),
-    ('Human evaluation and meta-evaluation', _decade('6')),
-    ('Evaluating language models on benchmarks', lambda n: bool(re.match(r'^8[0-4]_', n))),
-    ('Ranking models from preferences', lambda n: bool(re.match(r'^8[5-9]_', n))),
-    ('More lessons', lambda n: bool(re.match(r'^\d+_', n))),
-)
-SIDEBAR_ORDER = ('Foundations', 'Translation and captioning metrics', 'Speech and edit distance',
-                 'Summarization and rewriting', 'Language models', 'Diversity', 'Classification and benchmarks',
-                 'Human evaluation and meta-evaluation', 'Evaluating language models on benchmarks',
-                 'Ranking models from preferences', 'Significance', 'More lessons',
-                 'Under the hood (you may skip these)', 'Reference')
-# The site's home is the students' landing page; the README's notebook (index.ipynb) is the developers' page
-LANDING = {'start.ipynb': 'index.html', 'index.ipynb': 'developers.html'}
+LANDING = _course()['landing']   # notebook -> its page by role: the students' landing page is the site's home
 
 
 def sidebar_section(stem: str) -> str | None:
-    "The sidebar section of a notebook (file name without .ipynb) of nbs/, by SIDEBAR_MOVES then SIDEBAR_ROLES"
-    if stem in SIDEBAR_MOVES: return SIDEBAR_MOVES[stem]
-    return next((t for t, rule in SIDEBAR_ROLES if rule(stem)), None)
+    "The sidebar section of a notebook (file name without .ipynb) of nbs/: its move, else the first section that matches"
+    course = _course()
+    if stem in course['moves']: return course['moves'][stem]
+    return next((s['title'] for s in course['sections'] if re.search(s['match'], stem)), None)
+
+
+def lesson_section(section: str | None) -> bool:
+    "Whether the pages of sidebar section `section` are lessons (nbs/course.yml: not `lessons: false`)"
+    return section is not None and next((s.get('lessons', True) for s in _course()['sections'] if s['title'] == section), True)
 
 
 def sidebar_contents(nbs: Path, rels: list[Path]):
-    """Quarto `website.sidebar.contents`: from nbs/sidebar.yml if present, else by role (`SIDEBAR_ROLES`, from the
+    """Quarto `website.sidebar.contents`: from nbs/sidebar.yml if present, else by role (`sidebar_section`, from the
     notebooks' file names: a new lesson `70_x.ipynb` joins by its number, `70b_x.ipynb` the engines), the landing
     page (`start.ipynb`) first"""
     import yaml
@@ -355,7 +323,7 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
         if contents: return contents, True
     order = sorted(rels, key=lambda r: (r.parent.as_posix(), r.name != 'start.ipynb',
                                         r.stem != 'overview', r.stem == 'index', r.name))
-    res, sections = [], {t: {'section': t, 'contents': []} for t in SIDEBAR_ORDER}
+    res, sections = [], {s['title']: {'section': s['title'], 'contents': []} for s in _course()['sections']}
     for r in order:
         title = sidebar_section(r.stem) if r.parent == Path('.') and r.name != 'start.ipynb' else None
         if title: sections[title]['contents'].append(r.as_posix())
@@ -363,22 +331,41 @@ def sidebar_contents(nbs: Path, rels: list[Path]):
     return res + [sec for sec in sections.values() if sec['contents']], True
 
 
-def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
-    """Quarto renders a copy of the executed notebooks (`_proc_quarto/`, so `_proc/` stays what the static site reads),
-    each made a lesson first by the course's rules (`prepare_for_html(..., quarto=True)`)"""
+def course_notebooks(executed: Path, rels: list[Path]) -> dict:
+    """Each executed notebook nbdev processed (`_proc/<rel>`) made a lesson by the course's rules
+    (`site_preprocessors.COURSE`, nbconvert preprocessors) and written to `_proc_course/<rel>`: the notebooks both
+    renderers read. Returns rel -> (its frontmatter, its visible words as the static site shows it)."""
+    import copy
+    import nbformat
+    import site_course as sc
+    course = executed.parent / COURSE_DIR
+    shutil.rmtree(course, ignore_errors=True)
+    res = {}
+    for rel in rels:
+        nb = nbformat.read(executed / rel, as_version=4)
+        fm = course_notebook(nb, title_fallback=rel.stem, prefix='../' * len(rel.parent.parts))
+        (course / rel).parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, course / rel)
+        res[rel] = (fm, sc.visible_words(StaticMarkdown()(copy.deepcopy(nb), {})[0].cells))
+    return res
+
+
+def quarto_project(nbs: Path, executed: Path, rels: list[Path]) -> tuple[Path, dict]:
+    """The project Quarto renders, `_proc_quarto/`: the course's notebooks (`course_notebooks`) with the site's cell
+    metadata written as Quarto's `#|` cell options (`site_preprocessors.QuartoCellOptions`), the other files of nbs/
+    (`_quarto.yml`, `styles.css`, images), nbdev's `nbdev.yml` and the sidebar. Returns it and `course_notebooks`'."""
     import nbformat
     import yaml
     import site_course as sc
     from nbdev.config import get_config
     from nbdev.quarto import _nbdev_yml
     cfg = get_config()
+    info = course_notebooks(executed, rels)
     proc = executed.parent / '_proc_quarto'
     shutil.rmtree(proc, ignore_errors=True)
-    shutil.copytree(executed, proc, ignore=shutil.ignore_patterns('_docs', '.quarto', cfg.doc_path.name))
-    fms = {}
+    shutil.copytree(executed.parent / COURSE_DIR, proc)
     for rel in rels:
-        nb = nbformat.read(proc / rel, as_version=4)
-        fms[rel] = prepare_for_html(nb, title_fallback=rel.stem, prefix='../' * len(rel.parent.parts), quarto=True)
+        nb = QuartoCellOptions()(nbformat.read(proc / rel, as_version=4), {})[0]
         head = nb.cells[0] if nb.cells and nb.cells[0].cell_type == 'raw' and nb.cells[0].source.startswith('---') else None
         if rel.as_posix() in LANDING and head is not None:   # the static site's names: the students' page is the home page
             head.source = '---\noutput-file: ' + LANDING[rel.as_posix()] + '\n' + \
@@ -386,7 +373,7 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
         nbformat.write(nb, proc / rel)
     for f in nbs.rglob('*'):   # what proc_nbs copies: every other file of nbs/
         rel = f.relative_to(nbs)
-        if not f.is_file() or f.suffix == '.ipynb' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
+        if not f.is_file() or f.suffix == '.ipynb' or f.name == 'course.yml' or any(p.startswith('.') or p in ('_proc', '_docs') for p in rel.parts):
             continue
         (proc / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, proc / rel)   # follows the _quarto.yml symlink
@@ -405,6 +392,15 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
         for s in contents:
             if isinstance(s, dict): s.pop('_dir', None)
         (proc / 'sidebar.yml').write_text(yaml.dump({'website': {'sidebar': {'contents': contents}}}, sort_keys=False))
+    return proc, info
+
+
+def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
+    "Quarto renders `quarto_project` into `_docs/`, made offline and given the static site's course pages"
+    from nbdev.config import get_config
+    cfg = get_config()
+    proc, info = quarto_project(nbs, executed, rels)
+    fms = {rel: fm for rel, (fm, _) in info.items()}
     log('rendering with Quarto ...')
     subprocess.run(['quarto', 'render', '--no-cache'], cwd=proc, check=True)
     shutil.rmtree(docs, ignore_errors=True)
@@ -412,12 +408,7 @@ def build_quarto(nbs: Path, executed: Path, docs: Path, rels: list[Path]):
     copy_vendored(docs)   # and `_static/live/` (the explorers' raw HTML loads it: Quarto does not scan raw HTML)
     offline_quarto_site(docs)
     quarto_course_pages(nbs, docs, fms)
-    counts = []   # the same count as the static site's: the lesson's rules applied by the static preparation
-    for rel in rels:
-        nb = nbformat.read(executed / rel, as_version=4)
-        fm = prepare_for_html(nb, title_fallback=rel.stem)
-        counts.append((rel, fm.get('output-file') or page_name(rel).name, sc.visible_words(nb.cells)))
-    write_page_words(docs, counts)
+    write_page_words(docs, [(rel, fm.get('output-file') or page_name(rel).name, words) for rel, (fm, words) in info.items()])
 
 
 def quarto_course_pages(nbs: Path, docs: Path, fms: dict):
@@ -448,9 +439,7 @@ def quarto_course_pages(nbs: Path, docs: Path, fms: dict):
         prefix = '../' * out.count('/')
         body = sc.source_links(localize(page.read_text('utf-8'), prefix, doc_base, pages, out), prefix, git_url)
         if doc_base: body = body.replace(doc_base + '/', prefix)   # nbdev's links inside code comments: text, not href
-        src = html.escape(rel.as_posix())
-        tools = (f'<p class="site-page-tools"><a class="site-download" href="{prefix}notebooks/{src}" download>'
-                 f'Download this notebook</a> <span>(run it in JupyterLab: <code>jupyter lab nbs/{src}</code>)</span></p>')
+        tools = str(sc.markup().page_tools(prefix, rel.as_posix()))
         head = re.search(r'<header id="title-block-header"[^>]*>.*?</header>', body, re.DOTALL)
         body = body[:head.end()] + tools + body[head.end():] if head else body.replace('</main>', tools + '</main>', 1)
         body = body.replace('</main>', sc.prev_next(order, out, prefix) + '</main>', 1)
@@ -522,43 +511,6 @@ def quarto_cdn_to_local(page_html: str, prefix: str) -> str:
 # The static site's look: files next to the live explorers' glue (tools/site/README.md)
 SITE_CSS = (SITE_ASSETS / 'site.css').read_text(encoding='utf-8')  # the site's own styles (_static/site.css)
 LAB_MISC_CSS = (SITE_ASSETS / 'lab-misc.css').read_text(encoding='utf-8')  # appended to nbconvert's JupyterLab CSS
-TEMPLATE = (SITE_ASSETS / 'page.html.j2').read_text(encoding='utf-8')  # nbconvert template extending lab/index.html.j2
-
-_fence_open = re.compile(r'^(\s*):::+\s*\{([^}]*)\}\s*$|^(\s*):::+\s*([\w-]+)\s*$')
-_fence_close = re.compile(r'^\s*:::+\s*$')
-
-
-def convert_fenced_divs(md: str) -> str:
-    "Quarto/pandoc fenced divs (`:::{.callout-note}` ... `:::`) -> HTML divs that keep their markdown content"
-    out, stack, lines, i = [], [], md.splitlines(), 0
-    while i < len(lines):
-        line = lines[i]
-        m = _fence_open.match(line)
-        if m:
-            attrs = m.group(2) if m.group(2) is not None else '.' + m.group(4)
-            classes = re.findall(r'\.([\w-]+)', attrs)
-            ident = re.search(r'#([\w-]+)', attrs)
-            kv = dict(re.findall(r'([\w-]+)="([^"]*)"', attrs))
-            callout = next((c[len('callout-'):] for c in classes if c.startswith('callout-')), None)
-            idattr = f' id="{html.escape(ident.group(1))}"' if ident else ''
-            if callout:
-                title = kv.get('title')
-                if title is None and i + 1 < len(lines) and re.match(r'^\s*#{1,6}\s+\S', lines[i + 1]):
-                    title = re.sub(r'^\s*#{1,6}\s+', '', lines[i + 1]).strip(); i += 1
-                if title is None: title = CALLOUTS.get(callout, callout.title())
-                out += ['', f'<div class="callout {" ".join(html.escape(c) for c in classes)}"{idattr}>',
-                        '<div class="callout-title">', '', title, '', '</div>', '']
-            else:
-                out += ['', f'<div class="{" ".join(html.escape(c) for c in classes)}"{idattr}>', '']
-            stack.append(True)
-        elif _fence_close.match(line) and stack:
-            stack.pop()
-            out += ['', '</div>', '']
-        else: out.append(line)
-        i += 1
-    out += ['', '</div>', ''] * len(stack)
-    return '\n'.join(out)
-
 
 def _callout_colours(kind: str) -> tuple[str, str]:
     "The border and background colours of a callout `kind`, as the site's CSS declares them (tools/site/site.css)"
@@ -576,177 +528,39 @@ def callout_open_html(kind: str) -> str:
             f'padding: 0.2em 1em; margin: 0.5em 0;">')
 
 
-_html_callout_open = re.compile(r'^\s*<div\s+class="callout\s+callout-([\w-]+)"[^>]*>\s*$')
-_div_open = re.compile(r'<div[\s>]')
-
-
-def html_callouts_to_fenced(md: str) -> str:
-    """The notebooks' callout boxes (`callout_open_html` ... `</div>`, see tools/nb_callouts.py) -> Quarto's fenced
-    callouts (`::: {.callout-KIND}` ... `:::`); a `**Label**` line right after the opening that is the kind's default
-    title (`CALLOUTS`) is dropped, as the site writes that title itself. Other HTML is left alone."""
-    out, stack, lines, i = [], [], md.splitlines(), 0
-    while i < len(lines):
-        line = lines[i]
-        m = _html_callout_open.match(line)
-        if m:
-            kind = m.group(1)
-            out.append(f'::: {{.callout-{kind}}}')
-            stack.append('callout')
-            j = i + 1   # the blank lines after the opening (and the default label) go: a `## title` must follow the fence
-            while j < len(lines) and not lines[j].strip(): j += 1
-            if j < len(lines) and lines[j].strip() == f'**{CALLOUTS.get(kind, kind.title())}**':
-                j += 1
-                while j < len(lines) and not lines[j].strip(): j += 1
-            i = j - 1
-        elif stack and line.strip() == '</div>':
-            out.append(':::' if stack.pop() == 'callout' else line)
-        else:
-            if stack: stack += ['div'] * (len(_div_open.findall(line)) - line.count('</div>'))
-            out.append(line)
-        i += 1
-    return '\n'.join(out) + ('\n' if md.endswith('\n') else '')
-
-
-_link_attr_re = re.compile(r'\[([^\]]*)\]\(([^)\s]*)\)\{([^}]*)\}')
-_heading_attr_re = re.compile(r'^(#{1,6}\s.*?)\s*\{([#.][^}]*)\}\s*$', re.MULTILINE)
-
-
-def pandoc_to_commonmark(md: str) -> str:
-    "Pandoc attribute syntax that Quarto understands and nbconvert's markdown does not"
-    def link(m):
-        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(3)))
-        extra = ''.join(f' {k}="{html.escape(v)}"' for k, v in attrs.items() if k in ('target', 'style', 'title'))
-        return f'<a href="{html.escape(m.group(2))}"{extra}>{m.group(1)}</a>'
-    def heading(m):   # `## Title {#id}`: the id the page's links use (Quarto and nbconvert slug titles differently)
-        ident = re.search(r'#([\w-]+)', m.group(2))
-        return (f'<a class="site-anchor" id="{html.escape(ident.group(1))}"></a>\n\n' if ident else '') + m.group(1)
-    md = _link_attr_re.sub(link, md)
-    return _heading_attr_re.sub(heading, md)
-
-
-_code_doclink = re.compile(r'\[(`[^`\]]+`)\]\(https?://[^)\s]+\.html(?:#[^)\s]*)?\)')   # nbdev's links, in code
-
-
-def _with_directive(lines: list[str], key: str, value: str) -> list[str]:
-    "A code cell's `#|` directive lines with `key` set to `value` (any earlier setting of it replaced)"
-    return [l for l in lines if not re.match(rf'#\|\s*{re.escape(key)}\s*:', l)] + [f'#| {key}: {value}']
-
-
-def prepare_for_html(nb, title_fallback: str, prefix: str = '', quarto: bool = False) -> dict:
-    """Turn a processed notebook into what the site should show; returns its frontmatter. The course's rules
-    (tools/site_course.py): saved ipywidgets views dropped (the live explorer is the one), test statements not shown,
-    exported source folded, an exercise's outputs folded with its answer, tool chatter on stderr dropped, the first
-    mention of each source document named. For nbconvert (default) the cells get the site's own metadata and
-    commonmark; with `quarto=True` they stay a notebook Quarto renders: the same rules as `#|` directives and raw HTML
-    (an exercise's answer: its code and outputs inside `<details>`), the markdown left in Quarto's dialect."""
-    import nbformat
-    import yaml
-    import site_course as sc
-    fm = {}
-    cells = []
-    seen_docs, widget_names, in_exercises = set(), set(), False
-    sc.fold_under_the_hood(nb.cells)   # engineering sections folded (the notebook itself reads unchanged)
-    for c in nb.cells:
-        src = _source(c)
-        if c.cell_type == 'raw':
-            m = re.match(r'^---\s*\n(.*?)\n---\s*$', src.strip(), flags=re.DOTALL)
-            if m and not fm: fm = yaml.safe_load(m.group(1)) or {}
-            if quarto: cells.append(c)   # nbconvert shows no raw cell (Quarto passes them to its output format)
-            continue
-        if c.cell_type == 'markdown':
-            if not src.strip() or src.strip().startswith('<!-- WARNING: THIS FILE WAS AUTOGENERATED'): continue
-            h = re.match(r'^\s*#{1,2}\s+(.*)', src)
-            if h: in_exercises = bool(re.search(r'exercis', h.group(1), re.IGNORECASE))
-            src = html_callouts_to_fenced(src)   # the notebooks' callout boxes (JupyterLab draws them) -> Quarto's callouts
-            c.source = sc.name_sources(src if quarto else pandoc_to_commonmark(convert_fenced_divs(src)), seen_docs, prefix)
-            cells.append(c)
-            continue
-        if not quarto:
-            for o in c.get('outputs', []):   # show_doc's markdown (source links with attributes)
-                md = o.get('data', {}).get('text/markdown')
-                if md is not None:
-                    md = re.sub(r'```.*?```', lambda m: _code_doclink.sub(r'\1', m.group(0)), _source({'source': md}), flags=re.DOTALL)
-                    o['data']['text/markdown'] = pandoc_to_commonmark(md)
-        dirs, code = split_directives(src)
-        dir_lines = [l for l in src[:len(src) - len(code)].splitlines() if l.strip()]
-        if sc.drop_widget_outputs(c) and not c.outputs:   # the frozen ipywidgets explorer: the live one replaces it
-            widget_names |= sc.assigned_names(code)
-            continue
-        sc.drop_chatter(c)
-        sc.drop_dunder_docs(c)
-        # nbdev's doc links inside code (comments, strings) would show as Markdown in the highlighted code
-        code = _code_doclink.sub(r'\1', code.rstrip())
-        tags = c.metadata.setdefault('tags', [])
-        if str(dirs.get('include', '')).lower() == 'false': continue
-        folded = dirs.get('code-fold') and str(dirs['code-fold']).lower() != 'false'
-        answer = None   # an exercise's answer: code and outputs folded together
-        if folded:
-            summary = dirs.get('code-summary') or 'Code'
-            fold_open = str(dirs['code-fold']).lower() == 'show' and summary != 'Exported source'
-            c.metadata['site_fold'] = summary
-            # exported source folded (nbdev's own default); `code-fold: show` elsewhere stays open
-            c.metadata['site_fold_open'] = fold_open
-            if summary == 'Exported source': c.metadata['site_anchors'] = sc.defined_names(code)
-            if in_exercises and not fold_open:
-                c.metadata['site_fold_outputs'] = True
-                answer = c.metadata['site_fold'] = summary if dirs.get('code-summary') else 'Answer (its code and output)'
-            if quarto: dir_lines = _with_directive(dir_lines, 'code-fold', 'false' if answer else 'show' if fold_open else 'true')
-        elif code.strip():   # tests run, but are not shown
-            shown = sc.strip_tests(code)
-            if widget_names and not c.get('outputs') and sc.uses_only(shown, widget_names): continue
-            if sc.nothing_to_show(shown): tags.append('remove_input')
-            else: code = shown
-        if str(dirs.get('echo', '')).lower() == 'false' or not code.strip(): tags.append('remove_input')
-        if str(dirs.get('output', '')).lower() == 'false': tags.append('remove_output')
-        if 'remove_input' in tags and (not c.get('outputs') or 'remove_output' in tags): continue
-        if not quarto:
-            c.source = code
-            cells.append(c)
-            continue
-        if 'remove_input' in tags: dir_lines = _with_directive(dir_lines, 'echo', 'false')
-        c.source = '\n'.join(dir_lines + [code])
-        if answer is None: cells.append(c); continue
-        raw = lambda t: nbformat.v4.new_raw_cell(t, metadata={'raw_mimetype': 'text/html'})
-        cells += [raw(f'<details class="site-answer"><summary>{html.escape(answer)}</summary>'), c, raw('</details>')]
-    nb.cells = cells
-    if not any(sc.WIDGET_VIEW in o.get('data', {}) for c in cells for o in c.get('outputs', [])):
-        nb.metadata.pop('widgets', None)   # no saved view left: no widget state, no widget manager on the page
-    fm.setdefault('title', title_fallback)
-    nb.metadata['title'] = str(fm['title'])
-    return fm
-
-
-def render_sidebar(contents, pages: dict, current: str, prefix: str, listed_all: bool) -> str:
-    "HTML list for the sidebar; `pages` maps notebook rel path (posix) -> (html rel path, title)"
+def sidebar_items(contents, pages: dict, current: str, listed_all: bool) -> list:
+    """The sidebar as the template's items (tools/site/course.html.j2, `sidebar`): each a page {href, title, active} or
+    a section {section, items}; `pages` maps notebook rel path (posix) -> (html rel path, title)"""
     seen = set()
 
     def item(entry):
         if isinstance(entry, str):
             key = entry if entry in pages else next((k for k in pages if Path(k).with_suffix('').as_posix() ==
                                                       Path(entry).with_suffix('').as_posix()), None)
-            if key is None: return ''
+            if key is None: return None
             seen.add(key)
             href, title = pages[key]
-            cls = ' class="active" aria-current="page"' if href == current else ''
-            return f'<li><a href="{prefix}{href}"{cls}>{html.escape(str(title))}</a></li>'
+            return {'href': href, 'title': str(title), 'active': href == current}
         if isinstance(entry, dict):
             if 'contents' in entry or 'section' in entry:
-                inner = ''.join(item(e) for e in entry.get('contents') or [])
-                name = html.escape(str(entry.get('section', '')))
-                return f'<li><div class="site-section">{name}</div><ul>{inner}</ul></li>'
+                return {'section': str(entry.get('section', '')),
+                        'items': [x for x in map(item, entry.get('contents') or []) if x]}
             if 'href' in entry:
-                e = dict(entry)
-                sub = item(e['href'])
-                if sub and 'text' in e:
-                    sub = re.sub(r'>[^<]*</a>', f'>{html.escape(str(e["text"]))}</a>', sub)
-                return sub
-        return ''
+                sub = item(entry['href'])
+                return dict(sub, title=str(entry['text'])) if sub and 'text' in entry else sub
+        return None
 
-    body = ''.join(item(e) for e in contents)
+    items = [x for x in map(item, contents) if x]
     rest = [k for k in pages if k not in seen]
     if rest and listed_all:   # notebooks not (yet) in sidebar.yml still get a link
-        body += '<li><div class="site-section">More</div><ul>' + ''.join(item(k) for k in rest) + '</ul></li>'
-    return f'<ul>{body}</ul>'
+        items.append({'section': 'More', 'items': [item(k) for k in rest]})
+    return items
+
+
+def render_sidebar(contents, pages: dict, current: str, prefix: str, listed_all: bool) -> str:
+    "The sidebar's HTML (tools/site/course.html.j2, `sidebar`)"
+    import site_course as sc
+    return str(sc.markup().sidebar(sidebar_items(contents, pages, current, listed_all), prefix))
 
 
 _heading_re = re.compile(r'<h([23])\s+id="([^"]+)"[^>]*>(.*?)</h\1>', re.DOTALL)
@@ -759,13 +573,14 @@ def inline_code_html(text: str) -> str:
 
 
 def render_toc(body: str) -> str:
+    "The page's table of contents: its h2/h3 headings (tools/site/course.html.j2, `toc`)"
+    import site_course as sc
     items = []
     for level, ident, inner in _heading_re.findall(body):
         text = re.sub(r'<a class="anchor-link".*?</a>', '', inner, flags=re.DOTALL)
         text = re.sub(r'<[^>]+>', '', text).strip()
-        if text: items.append(f'<li class="toc-h{level}"><a href="#{ident}">{text}</a></li>')
-    if not items: return ''
-    return '<div class="site-toc-title">On this page</div><ul>' + ''.join(items) + '</ul>'
+        if text: items.append((level, ident, text))
+    return str(sc.markup().toc(items))
 
 
 _ext_tag_re = re.compile(r'<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)\s*=\s*'
@@ -895,38 +710,21 @@ def _template_dirs():
     return jupyter_path('nbconvert', 'templates')
 
 
-# nbconvert's lab template passes every code cell's highlighted source through `clean_html` (bleach), unconditionally:
-# 40-50% of a page's rendering time. Pygments' output escapes the source and holds only its own <div>/<pre>/<span>
-# markup, which bleach keeps, so the page is the same without it (rendered HTML and outputs are untouched: they are
-# sanitized, or not, as before). This child of the site template only drops that filter.
-FAST_INPUT = """{%- extends 'site.html.j2' -%}
-{% block input %}
-<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline">
-     <div class="cm-editor cm-s-jupyter">
-{{ cell.source | highlight_code(metadata=cell.metadata) }}
-     </div>
-</div>
-{%- endblock input %}
-"""
-
-
 def source_pages_job(root: Path, package: str, docs: Path) -> None:
     "`[source]` links: the module's code on the site, at the line (site_course.source_pages, in a worker process)"
     import site_course as sc
     sc.source_pages(root, package, docs)
 
 
-def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dict) -> str:
-    "Render one processed notebook `_proc/<rel>` to `_docs/<out>` with nbconvert (runs in a worker process)"
+def render_page(course: str, docs: str, rel: str, out: str, site: dict, pages: dict) -> str:
+    "Render one course notebook `_proc_course/<rel>` to `_docs/<out>` with nbconvert (runs in a worker process)"
     import nbformat
-    from jinja2 import DictLoader
+    from jinja2 import FileSystemLoader
     from nbconvert import HTMLExporter
     from traitlets.config import Config
     import site_course as sc
-    nb = nbformat.read(Path(proc) / rel, as_version=4)
-    fm = prepare_for_html(nb, title_fallback=Path(rel).stem, prefix=site['prefix'])
-    if not any(sc.WIDGET_VIEW in o.get('data', {}) for c in nb.cells for o in c.get('outputs', [])):
-        nb.metadata.pop('widgets', None)   # no widget view left to draw: no widget manager on the page
+    nb = nbformat.read(Path(course) / rel, as_version=4)
+    fm = nb.metadata['site_frontmatter']
     if site['title'] != site['site_title']: nb.metadata['title'] = f'{site["title"]} – {site["site_title"]}'   # as Quarto
     prefix = site['prefix']
     c = Config()
@@ -935,13 +733,15 @@ def render_page(proc: str, docs: str, rel: str, out: str, site: dict, pages: dic
     c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}
     c.TagRemovePreprocessor.remove_all_outputs_tags = {'remove_output'}
     exporter = HTMLExporter(config=c, template_name='lab',
-                            extra_loaders=[DictLoader({'site.html.j2': TEMPLATE, 'site_fast.html.j2': FAST_INPUT})],
+                            extra_loaders=[FileSystemLoader(str(SITE_ASSETS))],   # page.html.j2, site_fast.html.j2
                             template_file='site_fast.html.j2', theme='light',
                             exclude_input_prompt=True, exclude_output_prompt=True,
                             require_js_url=vendored_url('require', prefix),
                             widget_renderer_url=vendored_url('widgets', prefix),
                             jupyter_widgets_base_url=f'{prefix}_static/{VENDORED["widgets"][1]}/')
+    exporter.register_preprocessor(StaticMarkdown, enabled=True)   # Quarto's markdown as commonmark, no raw cells
     body, _ = exporter.from_notebook_node(nb, resources={'site': site, 'metadata': {'name': site['title']}})
+    # the API page's listing (course.html.j2), after nbconvert (which re-serialises its page: `&#x27;` -> `'`)
     if site.get('api'): body = body.replace('<footer class="site-footer">', sc.api_listing(prefix) + '<footer class="site-footer">', 1)
     body = sc.add_doc_anchors(body)
     body = body.replace('@@SITE_TOC@@', render_toc(body))
@@ -961,7 +761,7 @@ def write_page_words(docs: Path, counts: list[tuple[Path, str, int]]) -> None:
     rows = {}
     for rel, out, words in counts:
         section = sidebar_section(Path(rel).stem) if Path(rel).parent == Path('.') else None
-        lesson = section is not None and section not in ('Reference', 'Under the hood (you may skip these)')
+        lesson = lesson_section(section)
         rows[str(out)] = dict(notebook=Path(rel).as_posix(), section=section, lesson=lesson, words=words)
     (docs / 'page_words.json').write_text(json.dumps(rows, indent=1, sort_keys=True) + '\n', encoding='utf-8')
     over = sorted((r['words'], p) for p, r in rows.items() if r['lesson'] and r['words'] > sc.LESSON_WORDS)
@@ -969,16 +769,14 @@ def write_page_words(docs: Path, counts: list[tuple[Path, str, int]]) -> None:
 
 
 def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: int = 2):
-    import nbformat
     from nbdev.config import get_config
     cfg = get_config()
 
-    # titles and pages first (the sidebar needs all of them)
-    items, prepared = [], {}
+    # the course's notebooks, titles and pages first (the sidebar needs all of them)
+    info = course_notebooks(proc, rels)
+    items = []
     for rel in rels:
-        nb = nbformat.read(proc / rel, as_version=4)
-        fm = prepare_for_html(nb, title_fallback=rel.stem)
-        prepared[rel] = nb.cells
+        fm = info[rel][0]
         out = Path(site_page(rel).name if rel.as_posix() in LANDING else fm.get('output-file') or page_name(rel).name)
         items.append((rel, fm, (rel.parent / out).as_posix()))
     pages = {rel.as_posix(): (out, fm['title']) for rel, fm, out in items}
@@ -1031,22 +829,17 @@ def build_static(nbs: Path, proc: Path, docs: Path, rels: list[Path], workers: i
                 'styles': has_styles, 'source': rel.as_posix(),
                 'pager': sc.prev_next(order, out, prefix), 'download': f'{prefix}notebooks/{rel.as_posix()}',
                 'api': rel.stem == '99_api', 'git_url': str(cfg.get('git_url', '')),
-                'footer': f'{cfg.get("copyright", "")} · built from nbs/{rel.as_posix()} with nbdev processors and '
-                          f'nbconvert (static site, no Quarto)'}
-        jobs.append((str(proc), str(docs), rel.as_posix(), out, site, pages))
+                'copyright': str(cfg.get('copyright', ''))}
+        jobs.append((str(proc.parent / COURSE_DIR), str(docs), rel.as_posix(), out, site, pages))
     with ex:
         for line in ex.map(build_site.render_page, *zip(*jobs)): log(line)
         for f in side_jobs: f.result()   # (an error there stops the build here)
-    write_page_words(docs, [(rel, out, sc.visible_words(nb_cells)) for rel, out, nb_cells in
-                            ((rel, out, prepared[rel]) for rel, _, out in items)])
+    write_page_words(docs, [(rel, out, info[rel][1]) for rel, _, out in items])
     # the offline search: an index of every page's sections, built now (site.js loads it on first use)
     (static / 'search.json').write_text(sc.search_index(
         [(o, str(t), (docs / o).read_text('utf-8')) for o, t in pages.values() if (docs / o).exists()]), 'utf-8')
     if not (docs / 'index.html').exists():   # no index notebook: a plain list of the pages
-        links = ''.join(f'<li><a href="{o}">{html.escape(str(t))}</a></li>' for o, t in pages.values())
-        (docs / 'index.html').write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
-                                         f'{html.escape(site_title)}</title></head><body><ul>{links}'
-                                         f'</ul></body></html>', encoding='utf-8')
+        (docs / 'index.html').write_text(str(sc.markup().index_page(site_title, list(pages.values()))), encoding='utf-8')
 
 
 # ----------------------------------------------------------------------------------------------------------------

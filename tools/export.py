@@ -1,15 +1,17 @@
 """Export the package from the notebooks: nbdev's `nb_export` for every notebook, with cells routed by role.
 
-    .venv/bin/python tools/export.py        (what `make export` and tools/build_site.py run)
+    .venv/bin/python tools/export.py        (`make export`, the one export command; tools/build_site.py runs it too)
 
 One lesson notebook exports to several modules of different roles: its default module (`#| default_exp
 metrics.bleu`) and, cell by cell, others (`#| export views.bleu`, `#| export kernels.rouge`). nbdev 2 supports the
 routing but writes a routed module only by appending to a file that must already exist (a module is created fresh
-only by the notebook whose `default_exp` it is), so a bare `nbdev_export` would fail on a new module and duplicate
-cells on every later run. Here, in two passes, every notebook first writes its own module from scratch; then the
-cells routed to a module that another notebook owns are appended to it (after its own imports and cells, whatever the
-notebooks' order); a routed module that no notebook owns is created by the first notebook routing to it. Generated
-modules that no notebook exports to any more are deleted.
+only by the notebook whose `default_exp` it is), so a bare `nbdev_export` fails on a new module and duplicates the
+routed cells on every later run: nbdev issue #742, "Allow a single notebook to export to multiple .py modules"
+(https://github.com/AnswerDotAI/nbdev/issues/742, open; its comment of 2023-08-31: routed cells "are appended
+(instead of replaced) after each call of `nbdev_export`"). Do not run `nbdev_export` in this project. Here, in two passes, every notebook first writes its
+own module from scratch; then the cells routed to a module that another notebook owns are appended to it (after its
+own imports and cells, whatever the notebooks' order); a routed module that no notebook owns is created by the first
+notebook routing to it. Generated modules that no notebook exports to any more are deleted.
 Then, as `nbdev_export`: `__init__.py` in every sub-package and `_modidx.py`.
 
 Every module gets a docstring (its role, what it holds, its source): nbdev writes one only for a notebook's default

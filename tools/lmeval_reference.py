@@ -26,7 +26,6 @@ import math
 import os
 import random
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 

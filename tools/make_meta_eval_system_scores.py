@@ -4,7 +4,7 @@ meta-evaluation lesson, plus the human system-level scores: tests/data/meta_eval
     PYTHONPATH=. python tools/make_meta_eval_system_scores.py /path/to/shared/data [DATASET ...]
 
 With DATASET names (wmt22_ru-en, wmt21_en-de, summeval, thumb_mscoco) only their metric scores are computed, into
-system_scores.<DATASET>.tsv (run them in parallel, then concatenate: header once, in the order above).
+system_scores.<DATASET>.tsv; with `human`, the human table (alone, or with those) (run them in parallel, then concatenate: header once, in the order above).
 
 Metrics: `textmetrics_edu.METRICS` bleu, chrf, ter, meteor, rouge1, rouge2, rougeL (corpus functions, default options,
 every reference of a segment), and wer where one reference per segment is used (the MT sets, against ref-A).
@@ -72,12 +72,17 @@ def bertscore_system_scores(systems: dict,  # system -> (hyps, refs), refs[i] th
     return out
 
 
+def records_by_system(d, outputs: str) -> dict:
+    "THumB-style data: {system: [record, ...]} from the outputs file (one record per output, with its human scores)."
+    by = {}
+    for r in map(json.loads, open(d / outputs)): by.setdefault(r['SYS'], []).append(r)
+    return dict(sorted(by.items()))
+
+
 def by_system(d, outputs: str) -> dict:
     "THumB-style data: {system: (hyps, refs)} from `references.jsonl` and the outputs file (one record per output)."
     refs = {r['seg_id']: r['refs'] for r in map(json.loads, open(d / 'references.jsonl'))}
-    by = {}
-    for r in map(json.loads, open(d / outputs)): by.setdefault(r['SYS'], []).append(r)
-    return {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in sorted(by.items())}
+    return {s: ([r['hyp'] for r in rs], [refs[r['seg_id']] for r in rs]) for s, rs in records_by_system(d, outputs).items()}
 
 
 def main():
@@ -104,17 +109,19 @@ def main():
                 print(ds, 'bertscore', f"{time.time() - t:.1f}s", file=sys.stderr, flush=True)
         return
     elif ONLY_METRIC is not None: raise SystemExit(f"--only {ONLY_METRIC}: only bertscore is computed alone")
-    with open(out / ('system_scores.tsv' if not only else f"system_scores.{'_'.join(only)}.{'_'.join(METRICS_USED)}.tsv"), 'w', newline='') as f:
-        w = csv.writer(f, delimiter='\t', lineterminator='\n')
-        w.writerow(['dataset', 'system', 'metric', 'score'])
-        for ds, systems in sets.items():
-            if only and ds not in only: continue
-            for m in METRICS_USED:
-                if m == 'wer' and ds in ('summeval', 'thumb_mscoco'): continue  # multi-reference sets: WER does not apply
-                if m.startswith('cider') and ds != 'thumb_mscoco': continue  # CIDEr(-D) is an image-captioning metric
-                t = time.time()
-                for s, (h, r) in systems.items(): w.writerow([ds, s, m, f"{score(m, h, r):.10g}"])
-                print(ds, m, f"{time.time() - t:.1f}s", file=sys.stderr, flush=True)
+    metric_sets = [ds for ds in sets if not only or ds in only]   # 'human' alone: only the human table
+    if metric_sets:
+        with open(out / ('system_scores.tsv' if not only else f"system_scores.{'_'.join(only)}.{'_'.join(METRICS_USED)}.tsv"), 'w', newline='') as f:
+            w = csv.writer(f, delimiter='\t', lineterminator='\n')
+            w.writerow(['dataset', 'system', 'metric', 'score'])
+            for ds, systems in sets.items():
+                if only and ds not in only: continue
+                for m in METRICS_USED:
+                    if m == 'wer' and ds in ('summeval', 'thumb_mscoco'): continue  # multi-reference sets: WER does not apply
+                    if m.startswith('cider') and ds != 'thumb_mscoco': continue  # CIDEr(-D) is an image-captioning metric
+                    t = time.time()
+                    for s, (h, r) in systems.items(): w.writerow([ds, s, m, f"{score(m, h, r):.10g}"])
+                    print(ds, m, f"{time.time() - t:.1f}s", file=sys.stderr, flush=True)
 
     if only and 'human' not in only: return    # 'human': only the human table
     with open(out / 'human_system_scores.tsv', 'w', newline='') as f:
@@ -124,13 +131,15 @@ def main():
             w.writerow(['wmt22_ru-en', r['system'], 'da_raw', r['raw']]); w.writerow(['wmt22_ru-en', r['system'], 'da_z', r['z']])
         for r in csv.DictReader(open(root / 'mt' / 'wmt21_en-de_mqm' / 'human_mqm_sys.tsv'), delimiter='\t'):
             w.writerow(['wmt21_en-de', r['system'], 'mqm', r['mean_mqm_score']])
-        for s, rs in sorted(by.items()):
+        by = records_by_system(root / 'summarization' / 'thumb_cnndm_summeval_docs001-050', 'summaries_with_human_scores.jsonl')
+        byc = records_by_system(root / 'captioning' / 'thumb_mscoco_imgs001-250', 'captions_with_human_scores.jsonl')
+        for s, rs in by.items():
             for k in ('coherence', 'consistency', 'fluency', 'relevance', 'human_score'):
                 w.writerow(['summeval', s, 'expert_' + k, f"{sum(r[k] for r in rs) / len(rs):.10g}"])
             if all(r['turker_annotations'] for r in rs):
                 v = [sum(a.values()) / 4 for r in rs for a in r['turker_annotations']]
                 w.writerow(['summeval', s, 'crowd_human_score', f"{sum(v) / len(v):.10g}"])
-        for s, rs in sorted(byc.items()):
+        for s, rs in byc.items():
             for k in ('human_score', 'P', 'R'):
                 w.writerow(['thumb_mscoco', s, k, f"{sum(r[k] for r in rs) / len(rs):.10g}"])
 

@@ -12,7 +12,7 @@ fence lines (the callout's content lines are kept as they are, so concurrent edi
                                                           <- blank line
     </div>                                                <- the closing fence
 
-The site turns the box back into the callout (`build_site.html_callouts_to_fenced`); the colours are the site's
+The site turns the box back into the callout (`site_preprocessors.Callouts`); the colours are the site's
 (`tools/site/site.css`). Idempotent: a notebook without fences is left untouched.
 """
 import json
@@ -22,7 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / 'tools'))
-from build_site import CALLOUTS, callout_open_html  # noqa: E402
+from build_site import callout_open_html  # noqa: E402
+from site_preprocessors import CALLOUTS  # noqa: E402
 
 _open = re.compile(r'^\s*:::+\s*\{\s*\.callout-([\w-]+)\s*\}\s*$')
 _close = re.compile(r'^\s*:::+\s*$')

@@ -1,14 +1,15 @@
 """The site as a course: what tools/build_site.py does to every page beyond rendering it (the static site).
 
-Each function is pure (tested in tests/test_build_site.py); `build_site.prepare_for_html` and `build_static` call them.
+Each function is pure (tested in tests/test_build_site.py); the course's preprocessors (tools/site_preprocessors.py)
+and `build_site.build_static` call them; the HTML they write is the macros of tools/site/course.html.j2 (`markup`).
 
 * one explorer per place: saved ipywidgets views are dropped from the site (`drop_widget_outputs`): the live explorer
   (textmetrics_edu.app.live) is the one a reader types into; in Jupyter the ipywidgets explorer stays;
 * pages that read as lessons: test statements (`assert`, `test_eq(...)`, `with raises(...)`) are removed from the
   code shown (`strip_tests`: they still run when the notebook executes), exported source is folded, an exercise's
   outputs fold with its answer, tool chatter on stderr is not shown;
-* the sources named: the first mention of "document 00N" on a page says what the document is (`SOURCES`, the one
-  table of the five documents; `name_sources`);
+* the sources named: the first mention of "document 00N" on a page says what the document is (`SOURCES`, the table of
+  the five documents in the course's data, nbs/course.yml; `name_sources`);
 * links: nbdev's source links point at the site's own highlighted copy of the module (`source_pages`), show_doc
   headings carry the anchors nbdev's cross-references use (`add_doc_anchors`);
 * a course: previous/next links (`prev_next`), a download link, an offline search index (`search_index`).
@@ -23,60 +24,63 @@ from pathlib import Path
 
 WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json'
 
-# ----------------------------------------------------------------------------------------------------------------
-# The five source documents the lessons check (kept by the project, not redistributed): the one table of them.
-# Only what the documents themselves say: none names its author; a link only where the document gives its own.
-# ----------------------------------------------------------------------------------------------------------------
-SOURCES = {
-    '000': dict(title='Common Metrics of Generated Text Evaluation', kind='blog post (Jekyll, category machine_learning)',
-                author='author not named', covers='perplexity, BLEU, distinct-n', link=None),
-    '001': dict(title='Metrics for Evaluating the Quality of Generated Text', kind='course notes (a section with learning goals)',
-                author='author not named', covers='perplexity, n-gram matching, BLEU', link=None),
-    '002': dict(title='Overview', kind='overview of LLM evaluation metrics in a curated guide on GitHub',
-                author="its links point to ghimiresunil's LLM-PowerHouse guide; author not named",
-                covers='classification, perplexity, burstiness, BLEU, ROUGE, METEOR, MOS, GLUE',
-                link='https://github.com/ghimiresunil/LLM-PowerHouse-A-Curated-Guide-for-Large-Language-Models-with-'
-                     'Custom-Training-and-Inferencing', link_text='the guide it refers to'),
-    '003': dict(title='metrics for NLP tasks', kind='Jupyter notebook (English and Chinese notes)',
-                author='author not named', covers='perplexity, BLEU, WER, edit cost, ROUGE, METEOR, TER', link=None),
-    '004': dict(title='Decoding LLM Metrics - A Mathematical Dive into Model Evaluation',
-                kind='blog post (Jekyll, category article)', author='author not named',
-                covers='BLEU, ROUGE, perplexity', link=None),
-}
-SOURCES_PAGE = 'index.html'   # the page that lists them all once (the landing page, section `#the-documents`)
+COURSE_FILE = Path(__file__).resolve().parents[1] / 'nbs' / 'course.yml'   # the course's data: documents, sections
+
+
+def course_data(path: Path = COURSE_FILE) -> dict:
+    "The course's own data (nbs/course.yml): the source documents, the landing pages, the sidebar's sections"
+    import yaml
+    return yaml.safe_load(path.read_text(encoding='utf-8'))
+
+
+COURSE = course_data()
+SOURCES = COURSE['documents']   # the five source documents the lessons check: id -> title, kind, author, covers, link
+SOURCES_PAGE = COURSE['documents_page']   # the page that lists them all once (the landing page, `#the-documents`)
 _doc_re = re.compile(r'\b[Dd]ocuments? (00[0-4])\b')
 
 
 def source_anchor(doc: str) -> str: return f'doc-{doc}'
 
 
+SITE_DIR = Path(__file__).resolve().parent / 'site'   # the site's templates (course.html.j2: the course's page markup)
+_markup = None
+
+
+def markup():
+    "The macros of tools/site/course.html.j2, the course's page markup (`h`: html.escape, `json`: json.dumps)"
+    global _markup
+    if _markup is None:
+        from jinja2 import Environment, FileSystemLoader
+        env = Environment(loader=FileSystemLoader(str(SITE_DIR)), autoescape=False)
+        env.filters.update(h=lambda s: html.escape(str(s)), json=json.dumps)
+        _markup = env.get_template('course.html.j2').module
+    return _markup
+
+
 def source_line(doc: str, prefix: str = '') -> str:
     """One document, short, as HTML: its title and a link to the table of the five documents (on the landing page),
     whose tooltip gives the kind and author; the table itself has the rest (and the document's own link, if any)"""
-    s = SOURCES[doc]
-    tip = html.escape(f'{s["kind"]}; {s["author"]}', quote=True)
-    return (f'<span class="site-source">(“{html.escape(s["title"])}”, <a href="{prefix}{SOURCES_PAGE}#{source_anchor(doc)}"'
-            f' title="{tip}">the documents</a>)</span>')
+    return str(markup().source_line(doc, SOURCES[doc], prefix, SOURCES_PAGE, source_anchor))
 
 
 def sources_table(prefix: str = '') -> str:
     "The five documents as one HTML table (the landing page's `The documents` section)"
-    rows = ''.join(
-        f'<tr id="{source_anchor(d)}"><td>document {d}</td><td>“{html.escape(s["title"])}”</td>'
-        f'<td>{html.escape(s["kind"])}</td><td>{html.escape(s["author"])}</td><td>{html.escape(s["covers"])}</td>'
-        f'<td>{"<a href=%s>%s</a>" % (json.dumps(s["link"]), s.get("link_text", "link")) if s["link"] else "none given"}</td></tr>'
-        for d, s in SOURCES.items())
-    return ('<table class="site-sources"><thead><tr><th>id</th><th>title</th><th>kind</th><th>author or publisher</th>'
-            f'<th>what it covers</th><th>link</th></tr></thead><tbody>{rows}</tbody></table>')
+    return str(markup().sources_table(SOURCES, source_anchor))
+
+
+_callout_fence = re.compile(r'^\s*:::+\s*(\{[^}]*\.callout-[^}]*\}|callout-[\w-]+)\s*$')
 
 
 def name_sources(md: str, seen: set, prefix: str = '') -> str:
     """Markdown `md` with the first mention of each document not in `seen` (updated) followed by what it is.
-    Headings, code spans, code blocks and math are left alone (the next mention in prose gets it)."""
-    out, fence = [], False
+    Headings, code spans, code blocks and math are left alone (the next mention in prose gets it); a callout's title
+    written as a heading right after its fence (`::: {.callout-note}` then `## Title`) is the box's first line."""
+    out, fence, prev = [], False, ''
     for line in md.split('\n'):
+        title = bool(_callout_fence.match(prev)) and 'title=' not in prev
+        prev = line
         if line.lstrip().startswith(('```', '~~~')): fence = not fence
-        if fence or line.lstrip().startswith('#') or line.lstrip().startswith('$$'):
+        if fence or (line.lstrip().startswith('#') and not title) or line.lstrip().startswith('$$'):
             out.append(line); continue
         protected = [(m.start(), m.end()) for m in re.finditer(r'`[^`]*`|\$[^$]*\$|<[^>]*>|\[[^\]]*\]\([^)]*\)', line)]
 
@@ -285,12 +289,7 @@ def source_pages(root: Path, package: str, docs: Path) -> list[str]:
         code = highlight(f.read_text('utf-8'), PythonLexer(), fmt)
         code = re.sub(r'id="L-(\d+)"', r'id="L\1"', code).replace('href="#L-', 'href="#L')
         depth = '../' * rel.count('/') + '../'
-        page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-                f'content="width=device-width, initial-scale=1"><title>{html.escape(rel)}</title><style>{style}\n'
-                'body{font-family:system-ui,sans-serif;margin:0 1rem} pre{font-size:13px;line-height:1.45;overflow-x:auto}'
-                ' :target{background:#fff3bf}</style></head><body><p><a href="' + depth + 'index.html">textmetrics_edu</a>'
-                f' · <code>{html.escape(rel)}</code> (generated from the notebooks: edit <code>nbs/</code>, not this file)'
-                f'</p>{code}</body></html>')
+        page = str(markup().source_page(rel, style, code, depth))
         dst = docs / '_src' / (rel + '.html')
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_text(page, 'utf-8')
@@ -303,17 +302,7 @@ def prev_next(order: list, current: str, prefix: str) -> str:
     hrefs = [h for h, _, _ in order]
     if current not in hrefs: return ''
     i = hrefs.index(current)
-    parts = []
-    if i > 0:
-        h, t, s = order[i - 1]
-        parts.append(f'<a class="site-prev" rel="prev" href="{prefix}{h}"><span>← Previous</span>'
-                     f'<b>{html.escape(t)}</b></a>')
-    else: parts.append('<span></span>')
-    if i + 1 < len(order):
-        h, t, s = order[i + 1]
-        parts.append(f'<a class="site-next" rel="next" href="{prefix}{h}"><span>Next ({html.escape(s)}) →</span>'
-                     f'<b>{html.escape(t)}</b></a>')
-    return f'<nav class="site-pager" aria-label="Previous and next">{"".join(parts)}</nav>'
+    return str(markup().pager(order[i - 1] if i > 0 else None, order[i + 1] if i + 1 < len(order) else None, prefix))
 
 
 def sidebar_order(contents, pages: dict) -> list:
@@ -371,9 +360,7 @@ def api_listing(prefix: str = '') -> str:
     from textmetrics_edu._modidx import d as modidx
     by_mod = {}
     for name, mod in tme.public_names().items(): by_mod.setdefault(mod, []).append(name)
-    out = ['<div class="site-api"><h2 id="the-public-api-by-module">The public API by module</h2>'
-           f'<p>{sum(map(len, by_mod.values()))} names in {len(by_mod)} modules, each importable from the top level '
-           '(<code>from textmetrics_edu import name</code>); the link goes to its definition.</p>']
+    modules = []
     for mod in sorted(by_mod):
         m = importlib.import_module(f'textmetrics_edu.{mod}')
         doc = (m.__doc__ or '').strip().split('\n')[0]
@@ -388,11 +375,9 @@ def api_listing(prefix: str = '') -> str:
                          and not isinstance(obj, type) and not hasattr(obj, '__wrapped__') and
                          getattr(obj, '__doc__', None) == type(obj).__doc__): line = ''
             link = syms.get(f'textmetrics_edu.{mod}.{name}', (None,))[0]
-            nm = f'<a href="{prefix}{link}"><code>{html.escape(name)}</code></a>' if link else f'<code>{html.escape(name)}</code>'
-            rows.append(f'<li>{nm}: {html.escape(line)}</li>' if line else f'<li>{nm}</li>')
-        out.append(f'<h3 id="api-{mod.replace(".", "-")}"><code>textmetrics_edu.{html.escape(mod)}</code></h3>'
-                   f'<p>{html.escape(doc)}</p><ul class="site-api-list">{"".join(rows)}</ul>')
-    return ''.join(out) + '</div>'
+            rows.append((name, link, line))
+        modules.append(dict(mod=mod, doc=doc, rows=rows))
+    return str(markup().api_listing(modules, sum(map(len, by_mod.values())), prefix))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -407,7 +392,7 @@ _tag = re.compile(r'<[^>]+>')
 
 
 def visible_words(cells) -> int:
-    "Words of prose and unfolded code in the cells of a notebook prepared for the site (`build_site.prepare_for_html`)"
+    "Words of prose and unfolded code in the cells of a notebook prepared for the site (tools/site_preprocessors.py)"
     n = 0
     for c in cells:
         src = c.source if isinstance(c.source, str) else ''.join(c.source)
@@ -428,7 +413,7 @@ HOOD_SUMMARY = 'Under the hood (engineering: open to read)'
 
 
 def fold_under_the_hood(cells) -> int:
-    "Fold the 'Under the hood' sections of a notebook's cells in place (before `prepare_for_html`); returns how many cells"
+    "Fold the 'Under the hood' sections of a notebook's cells in place (the first course rule); returns how many cells"
     level, n = None, 0
     for c in cells:
         src = c.source if isinstance(c.source, str) else ''.join(c.source)

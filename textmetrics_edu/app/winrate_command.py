@@ -28,8 +28,8 @@ def _winrate_arguments(p):
 
 def published_weights(path=None) -> dict[str, dict[str, float]]:
     "Model -> GLM weights from alpaca_eval's length_controlled_v1 CSV (default: the bundled published one)."
-    import textmetrics_edu
-    path = path or Path(textmetrics_edu.__file__).parent / 'data' / 'alpaca_eval' / 'length_controlled_v1_baseline_gpt4_1106_preview.csv'
+    from textmetrics_edu.core.datasets import data_path
+    path = path or data_path('alpaca_eval', 'length_controlled_v1_baseline_gpt4_1106_preview.csv')
     try: f = open(path, newline='', encoding='utf-8')
     except OSError as e: raise MetricInputError(f"--weights: cannot read {path} ({e.strerror})") from None
     with f: return {r['']: {k: float(v) for k, v in r.items() if k} for r in csv.DictReader(f)}

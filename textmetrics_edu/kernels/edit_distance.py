@@ -8,7 +8,9 @@ from __future__ import annotations
 import gc
 from collections import OrderedDict
 from itertools import repeat
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING: import numpy as np  # the annotations' np.ndarray (numpy itself is imported inside the functions)
 
 # %% auto #0
 __all__ = ['REFERENCE_MASKS', 'hyyro_columns', 'last_column', 'common_affix', 'paused_gc', 'align_codes', 'ops_from_codes',

@@ -9,10 +9,12 @@ __all__ = ['gec_gleu_segment_counts']
 from collections import Counter
 from typing import Sequence
 
+from ..core import ngram_iter
+
 
 def _gram_counts(toks, n):
     "The n-grams of order `n` and their counts (for n = 1 the tokens themselves: keys stay within the kernel)."
-    return Counter(toks if n == 1 else zip(*[toks[i:] for i in range(n)]))
+    return Counter(toks if n == 1 else ngram_iter(toks, n))
 
 
 def gec_gleu_segment_counts(src: Sequence[str],  # tokens of the source S

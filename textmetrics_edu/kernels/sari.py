@@ -10,10 +10,12 @@ from collections import Counter
 from itertools import chain
 from typing import Sequence
 
+from ..core import ngram_iter
+
 
 def _grams(toks, n):
     "The n-grams of order `n` (for n = 1 the tokens themselves: keys stay within the kernel)."
-    return toks if n == 1 else zip(*[toks[i:] for i in range(n)])
+    return toks if n == 1 else ngram_iter(toks, n)
 
 
 def sari_segment_counts(src: Sequence[str],  # tokens of the input I

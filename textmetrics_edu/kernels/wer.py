@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import detail
+from ..core import detail, summable
 from .edit_distance import (align_codes, ops_from_codes, reference_masks, levenshtein_distance,
                                                    paused_gc, LRU, REFERENCE_MASKS)
 
@@ -148,6 +148,8 @@ def expand_codes(codes: Sequence[str]) -> tuple:
     with paused_gc(): return tuple(tuple(ops_from_codes(c)) for c in codes)
 
 # %% ../../nbs/11b_wer_engine.ipynb #f9cf4f6e
+# the details joined lazily (`cat`, defined under the hood below: hence the lambda)
+@summable(**dict.fromkeys(('refs', 'hyps', 'codes', 'algorithms'), lambda a, b: cat(a, b)))
 @dataclass(frozen=True)
 class WERStats:
     "Sufficient statistics: counts summed over segments (summable with `+`), plus every segment's alignment as codes."
@@ -161,12 +163,6 @@ class WERStats:
     hyps: tuple = detail()  # per segment: the hypothesis items
     codes: tuple = detail()  # per segment: one code per operation, 'C' hit, 'S', 'D', 'I' (in order)
     algorithms: tuple = detail()  # per segment: which alignment algorithm ran
-
-    def __add__(self, o: 'WERStats') -> 'WERStats':
-        return WERStats(self.hits + o.hits, self.substitutions + o.substitutions, self.deletions + o.deletions,
-                        self.insertions + o.insertions, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
-                        cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.codes, o.codes),
-                        cat(self.algorithms, o.algorithms))  # (`cat`: the details joined lazily, see under the hood)
 
     @property
     def alignments(self) -> tuple:

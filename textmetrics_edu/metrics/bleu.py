@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, fmt_value,
-                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS)
+                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS, summable)
 
 # %% auto #0
 __all__ = ['SMOOTH_DEFAULTS', 'BLEU_OPTIONS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision',
@@ -67,6 +67,7 @@ def brevity_penalty(c: int,  # total hypothesis length (tokens)
     return math.exp(1 - r / c) if c > 0 else 0.0
 
 # %% ../../nbs/01_bleu.ipynb #c0989ff7
+@summable
 @dataclass(frozen=True)
 class BLEUStats:
     "Sufficient statistics of BLEU (one segment or a summed corpus)."
@@ -74,11 +75,6 @@ class BLEUStats:
     ref_len: int  # r: effective reference tokens
     matches: tuple[int, ...]  # clipped n-gram matches, orders 1..max_order
     totals: tuple[int, ...]  # hypothesis n-grams, orders 1..max_order
-
-    def __add__(self, o: 'BLEUStats') -> 'BLEUStats':
-        return BLEUStats(self.hyp_len + o.hyp_len, self.ref_len + o.ref_len,
-                         tuple(a + b for a, b in zip(self.matches, o.matches)),
-                         tuple(a + b for a, b in zip(self.totals, o.totals)))
 
 # %% ../../nbs/01_bleu.ipynb #5b5fde40
 def _ngrams_by_order(tokens, max_order):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
-                                  Metric, corpus_fn, sentence_fn, register, detail)
+                                  Metric, corpus_fn, sentence_fn, register, detail, summable)
 from ..kernels.wer import segment_distance
 from .ter import perform_shift
 from ..kernels.character import character_score_fast
@@ -120,6 +120,7 @@ def character_detail(hyp: Sequence[str],  # hypothesis words
     return CharacTERDetail(min(1.0, (edits + cost) / len(h)), tuple(shifts), tuple(hyp), cost, edits, len(h))
 
 # %% ../../nbs/15_character.ipynb #ffe41b56
+@summable
 @dataclass(frozen=True)
 class CharacTERStats:
     "CharacTER's summable statistics: the sum of segment scores and the number of segments (the corpus score is their mean)."
@@ -128,10 +129,6 @@ class CharacTERStats:
     segment_scores: tuple = detail()  # per segment: CharacTER against the best reference
     best_ref: tuple = detail()  # per segment: index of the best (lowest) reference, first on ties
     pairs: tuple = detail()  # per segment: (hypothesis words, best reference words), for explain()
-
-    def __add__(self, o: 'CharacTERStats') -> 'CharacTERStats':
-        return CharacTERStats(self.score_sum + o.score_sum, self.n + o.n, self.segment_scores + o.segment_scores,
-                              self.best_ref + o.best_ref, self.pairs + o.pairs)
 
 
 def _character_prepare(refs, o):

@@ -13,7 +13,7 @@ from struct import pack, unpack
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature,
-                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register)
+                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, summable)
 
 # %% auto #0
 __all__ = ['PUNCTUATION', 'CHRF_OPTIONS', 'CHRF', 'CHRF_PP', 'corpus_chrf', 'sentence_chrf', 'corpus_chrf_pp', 'sentence_chrf_pp',
@@ -50,6 +50,7 @@ def word_ngrams(words: Sequence[str], n: int) -> Counter:
     return Counter([' '.join(words[i:i + n]) for i in range(len(words) - n + 1)])
 
 # %% ../../nbs/02_chrf.ipynb #635d2106
+@summable
 @dataclass(frozen=True)
 class CHRFStats:
     "Sufficient statistics of chrF: (hyp, ref, match) counts per order; characters first, then words."
@@ -57,10 +58,6 @@ class CHRFStats:
     ref: tuple[int, ...]
     match: tuple[int, ...]
     f_sums: tuple[float, ...] = ()  # convention='nltk' only: per-order sums of segment F-scores (NLTK averages sentences)
-
-    def __add__(self, o):
-        return CHRFStats(*(tuple(a + b for a, b in zip(x, y)) for x, y in
-                           ((self.hyp, o.hyp), (self.ref, o.ref), (self.match, o.match), (self.f_sums, o.f_sums))))
 
 
 def _all_ngrams(text, char_order, word_order, whitespace):

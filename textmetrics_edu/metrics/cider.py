@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import (ngram_iter, filtered_stderr, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  check_refs, make_signature, Metric, CorpusPrep, Option, register_corpus_level, detail, accepts_tool_names, fieldwise_total, total_stats,
+                                  check_refs, make_signature, Metric, CorpusPrep, Option, register_corpus_level, detail, accepts_tool_names, summable, total_stats,
                                   n_refs_label)
 
 # %% auto #0
@@ -363,6 +363,7 @@ def _cider_prepare(refs, o: dict, refs_name: str = 'refs') -> list:
     return [(t, v, p.corpus) for t, v in zip(p.tokens, p.vectors)]
 
 # %% ../../nbs/03_cider.ipynb #99807647
+@summable
 @dataclass(frozen=True)
 class CIDErStats:
     """The protocol's statistics of one or more images. pycocoevalcap *averages* image scores, so the additive
@@ -372,12 +373,6 @@ class CIDErStats:
     order_sums: tuple  # per order 1..n: sum over images of factor x mean over references of cosine x penalty
     images: tuple = detail()  # CIDErImageStats of each image (detail: not in `stats_row`)
     corpus: CIDErCorpus | None = detail(None)  # the document frequencies the images were scored with
-
-    def __add__(self, o: 'CIDErStats') -> 'CIDErStats':
-        return CIDErStats(self.score_sum + o.score_sum, tuple(a + b for a, b in zip(self.order_sums, o.order_sums)),
-                          self.images + o.images, self.corpus if self.corpus is not None else o.corpus)
-
-    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 
 def _cider_segment(h, prepared, o: dict) -> CIDErStats:
@@ -416,7 +411,7 @@ CIDER_OPTIONS = (
            "'none' (pre-tokenized: split on spaces)", choices=TOKENIZE),
     Option('n', int, 4, 'highest n-gram order N', min=1),
     Option('sigma', float, 6.0, 'standard deviation of the Gaussian length penalty (CIDEr-D), in length units', min=0,
-           min_exclusive=True),
+           min_exclusive=True, ui=(1.0, 20.0, 0.5)),
     Option('tf', str, 'raw', "term frequency: 'raw' counts (code) or 'normalized' by the order's total (paper, eq. 1)",
            choices=('raw', 'normalized')),
     Option('unseen_idf', str, 'max', "IDF of candidate n-grams in no reference: 'max' = log|I| (code) or 'zero'",
@@ -428,13 +423,12 @@ CIDER_OPTIONS = (
     Option('allow_empty', bool, False, 'score empty captions 0 as pycocoevalcap does, instead of raising'))
 
 # %% ../../nbs/03_cider.ipynb #6df72acc
+@summable
 @dataclass(frozen=True)
 class DocFreq:
     "Scale-out's pass 1 (`CIDER_BASE.corpus_prep`): document frequencies of some images' reference n-grams, and their number. Adds up."
     df: Counter  # n-gram -> images (of these partitions) whose references contain it
     n_images: int
-
-    def __add__(self, o: 'DocFreq') -> 'DocFreq': return DocFreq(self.df + o.df, self.n_images + o.n_images)
 
 
 def _ref_tokens(refs, o: dict) -> list:

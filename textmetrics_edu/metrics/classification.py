@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import Any, Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level,
-                                  accepts_tool_names, detail, fieldwise_total)
+                                  accepts_tool_names, detail, summable)
 from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_label, check_labels, classification_statistics, accuracy_from_stats,
     mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, select_labels, nan_mean, sorted_labels,
@@ -190,6 +190,7 @@ def _layout(o: dict) -> tuple:
     return ()
 
 # %% ../../nbs/50_classification.ipynb #f279a017
+@summable
 @dataclass(frozen=True)
 class ClassificationCounts:
     """The protocol's additive statistics of labelled examples: the diagonal and the margins of the confusion matrix
@@ -202,13 +203,6 @@ class ClassificationCounts:
     predicted: tuple = ()  # per layout label: how often it is predicted (column sum)
     support: tuple = ()  # per layout label: how often it is the gold label (row sum)
     pairs: tuple = detail()  # per example: (predicted, gold), for the whole result (confusion matrix, every label)
-
-    def __add__(self, o: 'ClassificationCounts') -> 'ClassificationCounts':
-        add = lambda a, b: tuple(x + y for x, y in zip(a, b))
-        return ClassificationCounts(self.correct + o.correct, self.n + o.n, add(self.tp, o.tp),
-                                    add(self.predicted, o.predicted), add(self.support, o.support), self.pairs + o.pairs)
-
-    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the pairs: quadratic)
 
 # %% ../../nbs/50_classification.ipynb #4217160d
 def _clf_prepare(measure: str):
@@ -310,11 +304,12 @@ def _clf_options(average: str) -> tuple:
     "The options of the three specs. `pos_label`, `labels` and `zero_division` have no `core` type ('label', 'labels',\n    'zero_division' are names only): `_clf_check` and the stage functions check them."
     return (Option('average', str, average, "'binary' (pos_label only), 'micro', 'macro' or 'weighted' "
                    "(for accuracy and MCC it sets only the P/R/F fields)", choices=('binary', 'micro', 'macro', 'weighted')),
-            Option('pos_label', 'label', 1, "the positive class of average='binary' (on the command line a str)"),
+            Option('pos_label', 'label', 1, "the positive class of average='binary' (on the command line a str)",
+                   label='pos_label (binary)'),
             Option('labels', 'labels', None, "the labels to average over, in order (default: every label seen); "
                    "per-segment statistics of macro/weighted F1 and of MCC need it (CLI: comma-separated)"),
             Option('zero_division', 'zero_division', 'warn', "value of a 0/0 precision/recall/F: 'warn' (0.0 and a "
-                   "warning), 0, 1 or nan"))
+                   "warning), 0, 1 or nan", label='0/0 =', ui=('0', '1', 'nan', 'warn')))
 
 # %% ../../nbs/50_classification.ipynb #d51a9e1d
 from ..core import Example

@@ -12,7 +12,7 @@ from operator import itemgetter
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from ..core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, fmt_value
+from ..core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, fmt_value, PALETTE
 # the engine (long inputs in linear memory, see "Under the hood"): its `common_affix` (the matches rapidfuzz strips
 # first) is part of the backtrace below, and `align_bitparallel` is the path for long inputs
 from ..kernels.edit_distance import common_affix, align_bitparallel
@@ -199,7 +199,7 @@ def render_alignment(a: Sequence, b: Sequence,  # A (the reference, REF) and B (
         h = str(b[j]) if j is not None else ''
         cols.append((op, r, h))
     if fmt == 'html':
-        color = {'C': '#ffffff', 'S': '#fff3cd', 'D': '#f8d7da', 'I': '#d4edda'}
+        color = {'C': PALETTE.same, 'S': PALETTE.substitution, 'D': PALETTE.deletion, 'I': PALETTE.insertion}
         cells = ''.join(
             f"<td style='background:{color[op]};padding:1px 4px;text-align:center' title='{_OPNAMES[op]}'>"
             f"{html.escape(r) or '<i>***</i>'}<br/>{html.escape(h) or '<i>***</i>'}<br/><small>{'' if op == 'C' else op}</small></td>"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
 from ..kernels.eed import eed_score_fast
 
 # %% auto #0
@@ -98,6 +98,7 @@ def eed_table(hyp: str,  # hypothesis characters (already preprocessed: `eed_pre
     return EEDTable(hyp, ref, tuple(rows), tuple(argmins), tuple(jumps), visits, row[-1], coverage, score)
 
 # %% ../../nbs/14_eed.ipynb #622ecdbb
+@summable
 @dataclass(frozen=True)
 class EEDStats:
     "EED's summable statistics: the sum of segment scores and the number of segments (the corpus score is their mean)."
@@ -106,10 +107,6 @@ class EEDStats:
     segment_scores: tuple = detail()  # per segment: EED against the best reference
     best_ref: tuple = detail()  # per segment: index of the best (lowest) reference, first on ties
     pairs: tuple = detail()  # per segment: (preprocessed hypothesis, preprocessed best reference), for explain()
-
-    def __add__(self, o: 'EEDStats') -> 'EEDStats':
-        return EEDStats(self.score_sum + o.score_sum, self.n + o.n, self.segment_scores + o.segment_scores,
-                        self.best_ref + o.best_ref, self.pairs + o.pairs)
 
 
 def _costs(o): return o['alpha'], o['rho'], o['deletion'], o['insertion']

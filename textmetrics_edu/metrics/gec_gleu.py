@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, TOKENIZERS, check_hyps, check_corpus,
-                                  check_refs_of_segment, check_text, make_signature, register, accepts_tool_names)
+                                  check_refs_of_segment, check_text, make_signature, register, accepts_tool_names, ngram_iter)
 from ..core import tokenize as core_tokenize
 from ..kernels.gec_gleu import gec_gleu_segment_counts
 from .sari import Source, with_sources, split_source
@@ -40,7 +40,7 @@ def gleu_tokens(text: str,  # one sentence
 
 def ngram_counts_of_order(tokens: Sequence[str], n: int) -> Counter:
     "The n-grams of one order (tuples) and their counts."
-    return Counter(zip(*[tokens[i:] for i in range(n)]))
+    return Counter(ngram_iter(tokens, n))
 
 # %% ../../nbs/23_gec_gleu.ipynb #b50176ac
 def gec_gleu_counts(src: Counter,  # n-gram counts of the source S (one order)

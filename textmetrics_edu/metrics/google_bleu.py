@@ -12,7 +12,7 @@ from typing import Sequence
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, make_signature,
                                   Metric, Option, corpus_fn, sentence_fn, register, ngram_counts,
-                                  TOKENIZERS, tokenize as core_tokenize)
+                                  TOKENIZERS, tokenize as core_tokenize, summable)
 
 # %% auto #0
 __all__ = ['GOOGLE_BLEU_OPTIONS', 'GOOGLE_BLEU', 'corpus_google_bleu', 'sentence_google_bleu', 'GoogleBLEUStats',
@@ -25,6 +25,7 @@ import math
 from ..core import best_reference
 
 
+@summable
 @dataclass(frozen=True)
 class GoogleBLEUStats:
     "Sufficient statistics of Google BLEU (one segment or a summed corpus); all counts pool the orders min..max."
@@ -32,10 +33,6 @@ class GoogleBLEUStats:
     n_all: int  # max(|H|, |R|): the denominator
     hyp_ngrams: int  # |H|: hypothesis n-grams (0 for a segment that adds nothing)
     ref_ngrams: int  # |R|: n-grams of the chosen reference
-
-    def __add__(self, o: 'GoogleBLEUStats') -> 'GoogleBLEUStats':
-        return GoogleBLEUStats(self.matches + o.matches, self.n_all + o.n_all, self.hyp_ngrams + o.hyp_ngrams,
-                               self.ref_ngrams + o.ref_ngrams)
 
 
 def google_bleu_counts(hyp: Sequence[str],  # hypothesis tokens

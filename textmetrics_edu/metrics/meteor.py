@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, make_signature, Metric, Option, register,
-                                  corpus_fn, sentence_fn, detail, fieldwise_total)
+                                  corpus_fn, sentence_fn, detail, summable)
 # the plumbing (WordNet without a download, caches, the indexed alignment, the METEOR 1.5 jar): see the engine notebook
 from ..kernels.stem import porter_stem
 # (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
@@ -159,16 +159,12 @@ def _one_reference(h, r, kw, wn, alpha, beta, gamma):
     return meteor_from_counts(m, c, len(h), len(r), alpha, beta, gamma)[0], m, c, al
 
 # %% ../../nbs/21_meteor.ipynb #6e9d93ec
+@summable
 @dataclass(frozen=True)
 class MeteorSums:
     "METEOR's corpus statistics: NLTK averages segment scores, so the summable statistic is their sum (`aggregate='mean'`)."
     score_sum: float
     segments: tuple = detail()  # per segment: (score, best ref, m, chunks, hyp len, ref len, alignment, hyp, ref tokens)
-
-    def __add__(self, o: 'MeteorSums') -> 'MeteorSums':
-        return MeteorSums(self.score_sum + o.score_sum, self.segments + o.segments)
-
-    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 
 def _wordnet_of(o):
@@ -222,14 +218,16 @@ from operator import attrgetter
 
 METEOR = Metric(
     'meteor', description='METEOR (Banerjee & Lavie 2005), NLTK-compatible, WordNet 3.0', aggregate='mean',
-    options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]: PR / (alpha P + (1 - alpha) R); 0.9 = recall 9x', min=0),
-             Option('beta', float, 3.0, 'penalty exponent > 0', min=0, min_exclusive=True),
-             Option('gamma', float, 0.5, 'penalty weight in [0, 1] (the largest penalty)', min=0),
+    options=(Option('alpha', float, 0.9, 'F-mean weight in [0, 1]: PR / (alpha P + (1 - alpha) R); 0.9 = recall 9x', min=0,
+                    ui=(0, 1, 0.05)),
+             Option('beta', float, 3.0, 'penalty exponent > 0', min=0, min_exclusive=True, ui=(0.5, 6, 0.5)),
+             Option('gamma', float, 0.5, 'penalty weight in [0, 1] (the largest penalty)', min=0, ui=(0, 1, 0.05)),
              Option('tokenize', str, '13a', "'13a', 'intl', 'none' or 'nltk' (NLTK takes tokens; this makes them)",
                     choices=METEOR_TOKENIZERS),
              Option('lowercase', bool, True, "NLTK's preprocess=str.lower"),
-             Option('stem', bool, True, 'Porter stem stage'),
-             Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0, see `load_wordnet`)'),
+             Option('stem', bool, True, 'Porter stem stage', label='stem stage'),
+             Option('synonyms', bool, True, 'WordNet synonym stage (needs WordNet 3.0, see `load_wordnet`)',
+                    label='synonym stage'),
              Option('wordnet', object, None, 'an NLTK WordNet reader (default `load_wordnet()`)', flag='')),
     references='best', reference_stats=_meteor_reference, best_key=attrgetter('score_sum'),   # NLTK: max over references
     score=_meteor_score, prepare_refs=_meteor_prepare, signature=_meteor_signature, check=_meteor_check)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, summable, ngram_iter)
 
 # %% auto #0
 __all__ = ['PERL_SPACE', 'NIST_OPTIONS', 'NIST', 'corpus_nist', 'sentence_nist', 'mteval_tokenize', 'reference_ngram_counts',
@@ -53,7 +53,7 @@ def reference_ngram_counts(refs_tokens: Sequence[Sequence[str]],  # every refere
     counts, total = {}, 0
     for toks in refs_tokens:
         total += len(toks)
-        for n in range(1, max_order + 1): _count_elements(counts, zip(*[toks[i:] for i in range(n)]))
+        for n in range(1, max_order + 1): _count_elements(counts, ngram_iter(toks, n))
     return counts, total
 
 
@@ -68,6 +68,7 @@ def information_weight(ngram: tuple[str, ...],  # an n-gram that occurs in the r
     return -math.log(counts[ngram] / p) / math.log(2)
 
 # %% ../../nbs/06_nist.ipynb #13a049ee
+@summable
 @dataclass(frozen=True)
 class NISTStats:
     "Sufficient statistics of NIST (one segment or a summed corpus), orders 1..max_order."
@@ -78,12 +79,6 @@ class NISTStats:
     ref_sets: int  # references per segment, summed over segments
     segments: int  # segments summed
     per_segment: tuple = detail()  # each segment's own statistics (its mteval `-d 2` score), in order
-
-    def __add__(self, o: 'NISTStats') -> 'NISTStats':
-        return NISTStats(tuple(a + b for a, b in zip(self.info, o.info)),
-                         tuple(a + b for a, b in zip(self.hyp_ngrams, o.hyp_ngrams)), self.hyp_len + o.hyp_len,
-                         self.ref_len + o.ref_len, self.ref_sets + o.ref_sets, self.segments + o.segments,
-                         self.per_segment + o.per_segment)
 
 
 def nist_segment_stats(hyp: Sequence[str],  # hypothesis tokens
@@ -96,10 +91,10 @@ def nist_segment_stats(hyp: Sequence[str],  # hypothesis tokens
     if convention == 'nltk': return _nltk_segment_stats(hyp, refs, counts, total, max_order)
     info, hyp_ngrams = [], []
     for n in range(1, max_order + 1):
-        H = Counter(zip(*[hyp[i:] for i in range(n)]))
+        H = Counter(ngram_iter(hyp, n))
         ceiling = Counter()
         for r in refs:
-            for g, k in Counter(zip(*[r[i:] for i in range(n)])).items(): ceiling[g] = max(ceiling[g], k)
+            for g, k in Counter(ngram_iter(r, n)).items(): ceiling[g] = max(ceiling[g], k)
         info.append(sum(information_weight(g, counts, total) * min(k, ceiling[g]) for g, k in H.items() if g in ceiling))
         hyp_ngrams.append(max(len(hyp) - n + 1, 0))
     st = (tuple(info), tuple(hyp_ngrams), len(hyp), sum(len(r) for r in refs), len(refs), 1)
@@ -171,7 +166,7 @@ def _prepared(refs, tokenize, lowercase, max_order, convention):
 
 def _ngram_table(toks, n):
     c = {}
-    _count_elements(c, zip(*[toks[i:] for i in range(n)]))
+    _count_elements(c, ngram_iter(toks, n))
     return c
 
 
@@ -206,11 +201,11 @@ def _nltk_segment_stats(hyp, refs, counts, total, max_order, info_of=None):
     if info_of is None: info_of = {g: information_weight(g, counts, total, 'nltk') for g in counts}
     info, hyp_ngrams, l_ref = [], [], 0
     for n in range(1, max_order + 1):
-        H = Counter(zip(*[hyp[i:] for i in range(n)]))
+        H = Counter(ngram_iter(hyp, n))
         den = sum(H.values())
         cands = []
         for r in refs:
-            num = sum(info_of[g] * k for g, k in (H & Counter(zip(*[r[i:] for i in range(n)]))).items())
+            num = sum(info_of[g] * k for g, k in (H & Counter(ngram_iter(r, n))).items())
             cands.append((0 if den == 0 else num / den, num, den, len(r)))
         best = best_reference(cands)[1]   # NLTK's `max` of the tuples: precision, then the next fields break ties
         info.append(best[1]); hyp_ngrams.append(best[2]); l_ref += best[3]

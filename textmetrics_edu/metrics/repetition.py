@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, Metric, Option,
-                                  TOKENIZERS, corpus_fn, sentence_fn, detail, register, accepts_tool_names, total_stats)
+                                  TOKENIZERS, corpus_fn, sentence_fn, detail, register, accepts_tool_names, total_stats, summable)
 from .bleu import preprocess
 
 # %% auto #0
@@ -45,6 +45,7 @@ def rep_counts(predictions: Sequence[str],  # the model's top-1 next-token predi
     return rep, wrep, human
 
 # %% ../../nbs/32_diversity.ipynb #9ef9b614
+@summable
 @dataclass(frozen=True)
 class SeqRepStats:
     "seq-rep-n's summable statistics: the sum of the continuations' values and how many were counted or too short."
@@ -54,10 +55,6 @@ class SeqRepStats:
     unique: int = 0  # convention='simctg': each continuation's distinct n-grams, summed (its last n-gram left out)
     total: int = 0  # convention='simctg': each continuation's n-grams, summed (its last n-gram left out)
     vocab: frozenset = detail(frozenset())  # the continuations' distinct tokens (uniq-seq)
-
-    def __add__(self, o):
-        return SeqRepStats(self.rep_sum + o.rep_sum, self.counted + o.counted, self.skipped + o.skipped,
-                           self.unique + o.unique, self.total + o.total, self.vocab | o.vocab)
 
 
 @dataclass(frozen=True)
@@ -164,6 +161,7 @@ def simctg_diversity(hyps: Sequence[str],  # the continuations, one str each
 from ..core import Example
 
 
+@summable
 @dataclass(frozen=True)
 class RepStats:
     "rep/l's summable statistics: token counts, and per-sequence fractions for the per-sequence average."
@@ -176,12 +174,6 @@ class RepStats:
     human_frac: float = 0.0
     sequences: int = 0  # sequences with at least one token
     predicted: frozenset = detail(frozenset())  # the distinct predictions (uniq)
-
-    def __add__(self, o):
-        return RepStats(*(a + b for a, b in zip((self.repeat, self.wrong_repeat, self.human_repeat, self.tokens,
-                                                 self.rep_frac, self.wrep_frac, self.human_frac, self.sequences),
-                                                (o.repeat, o.wrong_repeat, o.human_repeat, o.tokens, o.rep_frac,
-                                                 o.wrep_frac, o.human_frac, o.sequences))), self.predicted | o.predicted)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, TOKENIZERS)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, TOKENIZERS, summable)
 
 # %% auto #0
 __all__ = ['RIBES_OPTIONS', 'RIBES', 'corpus_ribes', 'sentence_ribes', 'aligned_positions', 'word_rank_alignment', 'kendall_tau',
@@ -123,14 +123,12 @@ RIBES_OPTIONS = (
     Option('lowercase', bool, False, 'case-insensitive scoring'))
 
 
+@summable
 @dataclass(frozen=True)
 class RIBESSums:
     "RIBES's corpus statistics: NLTK averages segment scores, so the summable statistic is their sum (`aggregate='mean'`)."
     score_sum: float
     segments: tuple = detail()  # per segment: (score, best reference, NKT, precision, BP, worder)
-
-    def __add__(self, o: 'RIBESSums') -> 'RIBESSums':
-        return RIBESSums(self.score_sum + o.score_sum, self.segments + o.segments)
 
 
 def _increasing_pairs(worder):

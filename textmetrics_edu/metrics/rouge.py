@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_segment, make_signature, fmt_value,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning, fieldwise_total,
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, ngrams, TextmetricsWarning, summable,
                                   accepts_tool_names)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
 # LCS): see the "under the hood" notebook
@@ -312,6 +312,7 @@ _ROUGE_DESC = {'rouge1': 'ROUGE-1 F (Lin 2004), rouge-score-compatible', 'rouge2
                'rougeSU': 'ROUGE-SU4 F (skip-bigrams + unigrams), ROUGE-1.5.5-compatible'}
 
 
+@summable
 @dataclass(frozen=True)
 class RougeSums:
     """ROUGE's corpus statistics: rouge-score and ROUGE-1.5.5 *average* segment scores, so the summable statistics
@@ -322,12 +323,6 @@ class RougeSums:
     segments: tuple = detail()  # per segment: its RougeStats
     lossy: tuple = detail()  # texts whose letters the ASCII tokenizer deleted (one warning per call)
     one_sentence: tuple = detail()  # per segment: hypothesis and references each one sentence (line)
-
-    def __add__(self, o: 'RougeSums') -> 'RougeSums':
-        return RougeSums(self.precision + o.precision, self.recall + o.recall, self.fmeasure + o.fmeasure,
-                         self.segments + o.segments, self.lossy + o.lossy, self.one_sentence + o.one_sentence)
-
-    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/20_rouge.ipynb #f8a89e83
 def _rouge_prepare(refs, o):
@@ -382,9 +377,9 @@ from operator import attrgetter
 
 ROUGE_OPTIONS = (
     Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
-           aliases=('use_stemmer',)),
+           aliases=('use_stemmer',), label='stemming'),
     Option('tokenize', str, 'rouge_score', "'rouge_score' (ASCII, default), 'perl' (ASCII lowercase only), 'unicode'",
-           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',)),
+           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',), label='tokenizer'),
     Option('beta', float, 1, 'F_beta; 1 gives the F1 every tool reports (Perl alpha = 1/(1+beta^2))', min=0,
            min_exclusive=True),
     Option('multi_ref', str, 'max_f', "'max_f' (rouge-score), 'pooled' (Perl -f A), 'max_recall' (Perl -f B)",

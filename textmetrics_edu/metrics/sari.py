@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, SegmentRefs, TOKENIZERS, check_hyps,
-                                  check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names)
+                                  check_refs, check_refs_of_segment, check_text, make_signature, register, accepts_tool_names, summable, ngram_iter)
 from ..core import tokenize as core_tokenize
 from ..kernels.sari import sari_segment_counts
 
@@ -81,7 +81,7 @@ def ngram_counter(tokens: Sequence[str],  # the tokens of one sentence
                   n: int,  # the order, 1..4
                  ) -> Counter:  # n-gram (tuple of tokens) -> count
     "The n-grams of one order and their counts."
-    return Counter(zip(*[tokens[i:] for i in range(n)]))
+    return Counter(ngram_iter(tokens, n))
 
 # %% ../../nbs/22_sari.ipynb #ce857068
 def add_counts(src: Counter,  # n-gram counts of the input I
@@ -136,6 +136,7 @@ def type_averaged_scores(src: Counter, hyp: Counter, refs: Counter, k: int,
     return f1(add_p, add_r), f1(keep_p, keep_r), del_p
 
 # %% ../../nbs/22_sari.ipynb #6e10afc8
+@summable
 @dataclass(frozen=True)
 class SariStats:
     """Sufficient statistics of SARI, summable over segments: per order (tuples of 4), the n-gram counts of ADD
@@ -152,10 +153,6 @@ class SariStats:
     del_ref: tuple
     authors: tuple = (0.0, 0.0, 0.0)  # sums over segments of the authors' sentence F_add, F_keep, P_del
     hf: tuple = (0.0, 0.0, 0.0)  # the same for HF evaluate
-
-    def __add__(self, o):
-        return SariStats(*(tuple(a + b for a, b in zip(x, y)) for x, y in
-                           zip(self.__dict__.values(), o.__dict__.values())))
 
 
 def sari_statistics(source: str,  # the input sentence I

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, detail, register,
-                                  check_corpus, is_sequence, accepts_tool_names)
+                                  check_corpus, is_sequence, accepts_tool_names, summable)
 from ..kernels.numpy_sum import numpy_sum  # numpy's summation order (derived in the pass@k lesson)
 from ..kernels.span_f1 import conlleval_spans_fast, corpus_span_counts  # under the hood (below)
 
@@ -127,6 +127,14 @@ def strict_spans(tags: Sequence[str],  # one segment's tags (checked for the sch
     return out
 
 # %% ../../nbs/53_span_f1.ipynb #53f28b9e
+def _add_per_type(a: tuple, b: tuple) -> tuple:
+    "Two per-type tables ((type, tp, n_pred, n_gold), ...) merged: a type's counts added, the types sorted."
+    d = {t: list(c) for t, *c in a}
+    for t, *c in b: d[t] = [x + y for x, y in zip(d.get(t, (0, 0, 0)), c)]
+    return tuple((t, *d[t]) for t in sorted(d))
+
+
+@summable(per_type=_add_per_type)
 @dataclass(frozen=True)
 class SpanStats:
     "Span counts of one segment or a corpus (summable): true positives, predicted and gold spans; per type as detail."
@@ -134,12 +142,6 @@ class SpanStats:
     n_pred: int  # predicted spans
     n_gold: int  # gold spans
     per_type: tuple = detail()  # ((type, tp, n_pred, n_gold), ...) sorted by type
-
-    def __add__(self, o: 'SpanStats') -> 'SpanStats':
-        d = {t: list(c) for t, *c in self.per_type}
-        for t, *c in o.per_type: d[t] = [a + b for a, b in zip(d.get(t, (0, 0, 0)), c)]
-        return SpanStats(self.tp + o.tp, self.n_pred + o.n_pred, self.n_gold + o.n_gold,
-                         tuple((t, *d[t]) for t in sorted(d)))
 
 
 def span_statistics(hyp, ref,  # predicted and gold tags of one segment (str or list), as long as each other
@@ -245,7 +247,8 @@ def _segment(h, refs, o):
 SPAN_F1_OPTIONS = (
     Option('mode', str, 'conlleval', "'conlleval' (seqeval's default: ill-formed I- tags start a span) or 'strict' "
            "(spans only where `scheme`'s rules allow)", choices=('conlleval', 'strict')),
-    Option('scheme', str, None, "the tagging scheme of mode='strict': " + ', '.join(SCHEMES), choices=SCHEMES, nullable=True),
+    Option('scheme', str, None, "the tagging scheme of mode='strict': " + ', '.join(SCHEMES), choices=SCHEMES, nullable=True,
+           label='strict scheme'),
     Option('zero_division', int, 0, "value of a 0/0 precision or recall (seqeval's 'warn' is 0)", choices=(0, 1)))
 
 SPAN_F1 = Metric(

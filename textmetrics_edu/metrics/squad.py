@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..core import (MetricInputError, MetricResult, TextmetricsWarning, make_signature, Metric, Option,
-                                  check_text, corpus_fn, sentence_fn, register, total_stats)
+                                  check_text, corpus_fn, sentence_fn, register, total_stats, summable)
 
 # %% auto #0
 __all__ = ['SQUAD_PUNCTUATION', 'SQUAD_CONVENTIONS', 'SQUAD_OPTIONS', 'SQUAD', 'corpus_squad', 'sentence_squad',
@@ -78,6 +78,7 @@ def squad_question_scores(prediction: str,  # the system's answer ('' = no answe
             max(squad_token_f1(prediction, g, convention) for g in gs))
 
 # %% ../../nbs/52_squad.ipynb #d4e10952
+@summable
 @dataclass(frozen=True)
 class SQuADStats:
     "Sums over questions (summable): all, answerable (HasAns) and unanswerable (NoAns) questions."
@@ -90,11 +91,6 @@ class SQuADStats:
     no_ans_exact: float = 0.0
     no_ans_f1: float = 0.0
     no_ans_n: int = 0
-
-    def __add__(self, o: 'SQuADStats') -> 'SQuADStats':
-        return SQuADStats(self.exact + o.exact, self.f1 + o.f1, self.n + o.n, self.has_ans_exact + o.has_ans_exact,
-                          self.has_ans_f1 + o.has_ans_f1, self.has_ans_n + o.has_ans_n, self.no_ans_exact + o.no_ans_exact,
-                          self.no_ans_f1 + o.no_ans_f1, self.no_ans_n + o.no_ans_n)
 
 
 def squad_statistics(prediction: str, golds: Sequence[str], convention: str = 'v2.0',

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
-                   Metric, Option, corpus_fn, sentence_fn, register, detail, fieldwise_total)
+                   Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
 from .edit_distance import render_alignment
 from ..kernels.ter import (BeamEditDistance, hypothesis_tokens,
                                         tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF)
@@ -185,6 +185,7 @@ def _score(E, L):
     return E / L if L > 0 else (1.0 if E > 0 else 0.0)
 
 
+@summable
 @dataclass(frozen=True)
 class TERStats:
     "Sufficient statistics of TER: edits against the closest reference and average reference length (summable)."
@@ -194,13 +195,6 @@ class TERStats:
     segment_ref_lengths: tuple = detail()
     best_ref_index: tuple = detail()  # per segment: index of the closest reference (first on ties)
     pairs: tuple = detail()  # per segment: (hypothesis, closest reference), for explain()
-
-    def __add__(self, o: 'TERStats') -> 'TERStats':
-        return TERStats(self.num_edits + o.num_edits, self.ref_length + o.ref_length,
-                        self.segment_edits + o.segment_edits, self.segment_ref_lengths + o.segment_ref_lengths,
-                        self.best_ref_index + o.best_ref_index, self.pairs + o.pairs)
-
-    total_of = classmethod(fieldwise_total)  # the corpus sum in one pass (adding one by one copies the detail: quadratic)
 
 # %% ../../nbs/12_ter.ipynb #403218ba
 from ..core import best_reference

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..core import (MetricInputError, MetricResult, check_corpus, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row, summable)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
 from ..kernels.wer import (items as _items, reference_items as _reference, clear_reference_caches, PURE_STEPS,
                                         segment_distance, segment_codes, align_items, align_segments, cat, flat,
@@ -48,6 +48,7 @@ class Normalizer:
                                        "every normalisation step must return a str")
         return text
 
+    # composition, not a sum of statistics (so not `summable`): the steps of `self`, then those of `other`
     def __add__(self, other: 'Normalizer') -> 'Normalizer': return Normalizer(self.steps + other.steps)
 
     @property
@@ -288,6 +289,7 @@ class WERResult(MetricResult):
         return base[:-6] + (self.alignment(0, 'html') if self.n_segments == 1 else '') + '</div>'
 
 # %% ../../nbs/11_wer.ipynb #ad08fe73
+@summable(refs=cat, hyps=cat, distances=cat)  # the details joined lazily (`cat`)
 @dataclass(frozen=True)
 class WERErrors:
     "Stage-2 statistics of WER and CER (summable with `+`): errors S + D + I (the edit distance) and the lengths."
@@ -297,10 +299,6 @@ class WERErrors:
     refs: tuple = detail()  # per segment: the reference items (for the alignment, computed when first read)
     hyps: tuple = detail()  # per segment: the hypothesis items
     distances: tuple = detail()  # per segment: the edit distance
-
-    def __add__(self, o: 'WERErrors') -> 'WERErrors':
-        return WERErrors(self.errors + o.errors, self.ref_len + o.ref_len, self.hyp_len + o.hyp_len,
-                         cat(self.refs, o.refs), cat(self.hyps, o.hyps), cat(self.distances, o.distances))
 
 # %% ../../nbs/11_wer.ipynb #f1c3de96
 def _wer_metric(measure, description):

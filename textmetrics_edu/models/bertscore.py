@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, make_signature, corpus_fn,
-                    sentence_fn, register)
+                    sentence_fn, register, summable)
 
 # %% auto #0
 __all__ = ['BASELINE_FILE', 'BERTSCORE_OPTIONS', 'BERTSCORE', 'corpus_bertscore', 'sentence_bertscore',
@@ -150,6 +150,7 @@ def bertscore_pairs(hyps: Sequence[str],  # one hypothesis per segment
     return out
 
 # %% ../../nbs/24_bertscore.ipynb #0038bs8a2ea5
+@summable
 @dataclass(frozen=True)
 class BERTScoreStats:
     "Additive statistics of segments: their count and the sums of their P, R, F (a corpus score is a mean of segment scores)."
@@ -157,8 +158,6 @@ class BERTScoreStats:
     precision: float = 0.0  # sum of segment P
     recall: float = 0.0  # sum of segment R
     f1: float = 0.0  # sum of segment F
-
-    def __add__(self, o): return BERTScoreStats(self.n + o.n, self.precision + o.precision, self.recall + o.recall, self.f1 + o.f1)
 
 
 @dataclass(frozen=True)
@@ -191,7 +190,7 @@ BERTSCORE_OPTIONS = (
            nullable=True),
     Option('num_layers', int, 6, 'the layer whose token embeddings are compared (0..6 for MiniLM; 6: its last)', min=0,
            ui=(0, 6)),
-    Option('idf', bool, False, 'weight tokens by their idf over the references of the corpus'),
+    Option('idf', bool, False, 'weight tokens by their idf over the references of the corpus', label='idf weights'),
     Option('rescale_with_baseline', bool, False, "rescale with OUR baseline for MiniLM (x - b) / (1 - b)",
            label='rescale (our baseline)'),
     Option('lang', str, 'en', "the baseline's language (rescaling only): en or de", choices=('en', 'de')),

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, make_signature, corpus_fn,
-                                  sentence_fn, register)
+                                  sentence_fn, register, summable)
 
 # %% auto #0
 __all__ = ['WEIGHTS_FILE', 'COMET_MINILM_OPTIONS', 'COMET_MINILM', 'corpus_comet_minilm', 'sentence_comet_minilm',
@@ -204,8 +204,8 @@ def load_estimator(path: str | None = None,  # an .npz from `save_estimator`; No
     import json
     import numpy as np
     from pathlib import Path
-    import textmetrics_edu
-    p = Path(path) if path is not None else Path(textmetrics_edu.__file__).parent / 'data' / 'models' / WEIGHTS_FILE
+    from textmetrics_edu.core.datasets import data_path
+    p = Path(path) if path is not None else data_path('models', WEIGHTS_FILE)
     try:
         z = np.load(p)
         n = len([k for k in z.files if k.startswith('W')])
@@ -245,13 +245,12 @@ def comet_minilm_scores(hyps: Sequence[str],  # one hypothesis per segment
     return [float(v) for v in regress(comet_features(H, R), est)] if len(hyps) else []
 
 
+@summable
 @dataclass(frozen=True)
 class CometStats:
     "Additive statistics: the number of segments and the sum of their predicted scores (a corpus score is their mean)."
     n: int = 0
     total: float = 0.0
-
-    def __add__(self, o): return CometStats(self.n + o.n, self.total + o.total)
 
 
 @dataclass(frozen=True)

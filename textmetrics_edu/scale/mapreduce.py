@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 
 from ..core import (METRICS, CountedModel, Metric, MetricInputError, SegmentRefs, check_corpus, check_count,
                     check_seed, discover_metrics, get_counted_model, get_metric, stats_from_row, stats_row, total_stats,
-                    with_detail)
+                    with_detail, summable)
 
 # %% auto #0
 __all__ = ['OPTION_REFUSALS', 'ScaleError', 'ScalePlan', 'scale_plan', 'PartitionStats', 'fold_rows', 'release_caches',
@@ -90,6 +90,8 @@ class PartitionStats:
     details: tuple = ()  # per partition, in corpus order: its statistics summed by the metric's own `+`, for their
     # per-segment detail (alignments, segment scores, best references): what the result's `explain()` and JSON read
 
+    # by hand, not `summable`: an empty side is the zero, integer sums that meet float rows are dropped (`mixed`),
+    # and a warning is kept once per category
     def __add__(self, o: 'PartitionStats') -> 'PartitionStats':
         "The statistics of `self`'s segments followed by `o`'s (order matters for float rows only)."
         if not o.n_segments: return self
@@ -237,6 +239,7 @@ class PoissonSums:
     counts: object  # array (n_samples,): the resampled numbers of segments (what a mean divides by)
     template: object = None
 
+    # by hand, not `summable`: an empty partition's `PoissonSums(None, None)` is the zero (it has no arrays to add)
     def __add__(self, o: 'PoissonSums') -> 'PoissonSums':
         if self.template is None: return o
         if o.template is None: return self
@@ -313,6 +316,7 @@ def vocab_from_word_counts(freq: Counter, unk_cutoff: int = 1) -> tuple:
     return tuple(sorted(w for w, k in freq.items() if k >= unk_cutoff and w != UNK)) + (UNK,)
 
 # %% ../../nbs/70_scale.ipynb #5864ade2
+@summable(concat=('rows',))  # rows: per partition, joined in order
 @dataclass(frozen=True, eq=False)
 class PerplexitySums:
     "Perplexity statistics of partitions: per sentence (NLL in nats, events, its perplexity) in order, and counts."
@@ -320,9 +324,6 @@ class PerplexitySums:
     events: int = 0  # scored events N (an int: exact in any order)
     zeros: int = 0  # events of probability 0
     oov: int = 0  # test tokens out of the vocabulary
-
-    def __add__(self, o: 'PerplexitySums') -> 'PerplexitySums':
-        return PerplexitySums(self.rows + o.rows, self.events + o.events, self.zeros + o.zeros, self.oov + o.oov)
 
 
 def partition_perplexity(m,  # the model (`NgramCounts`, e.g. from `ngram_lm().from_counts`)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, corpus_fn, sentence_fn,
-                                  register, detail, fieldwise_total)
+                                  register, detail, summable)
 from ..kernels.numpy_sum import numpy_sum
 
 # %% auto #0
@@ -419,6 +419,7 @@ def _parse_segment(hyp: str, ref: str) -> MCItem:
     return mc_item(r['choices'], h['loglikelihoods'], r['gold'], unconditional=h.get('unconditional_loglikelihoods'))
 
 
+@summable
 @dataclass(frozen=True)
 class BenchmarkAccuracyStats:
     "Stage 2 of one item (summable): 1 if the convention's pick is the gold choice; the per-item values ride along."
@@ -426,10 +427,6 @@ class BenchmarkAccuracyStats:
     n: int  # items
     values: tuple = detail()  # 1.0 / 0.0 per item, in corpus order (lm-eval's per-item `acc`), for the standard error
     picks: tuple = detail()  # the picked choice of each item
-
-    def __add__(self, o): return BenchmarkAccuracyStats(self.correct + o.correct, self.n + o.n, self.values + o.values,
-                                                        self.picks + o.picks)
-    total_of = classmethod(fieldwise_total)
 
 
 def benchmark_accuracy_statistics(item: MCItem, convention: str = 'acc') -> BenchmarkAccuracyStats:

@@ -9,8 +9,8 @@ import html
 import warnings
 from typing import Sequence
 
-from ..core import MetricInputError, TextmetricsDeprecationWarning
-from .html import figure_html, text_explorer
+from ..core import MetricInputError, TextmetricsDeprecationWarning, PALETTE
+from .html import figure_html, text_explorer, error_box
 from ..metrics.edit_distance import edit_distance, render_alignment, EditDistanceResult
 from ..metrics.wer import sentence_wer, sentence_cer, get_normalizer
 from ..metrics.ter import sentence_ter, TER
@@ -52,7 +52,7 @@ def plot_dp_matrix(res: EditDistanceResult,  # a result computed with algorithm=
         elif op == 'D': i += 1
         else: j += 1
         ys.append(i); xs.append(j)
-    ax.plot(xs, ys, color='#dd8452', lw=2, marker='o', ms=3)
+    ax.plot(xs, ys, color=PALETTE.accent, lw=2, marker='o', ms=3)
     ax.set_xticks(range(len(res.b) + 1), ['ε'] + [str(t) for t in res.b], rotation=60, fontsize=7, **_PLAIN)
     ax.set_yticks(range(len(res.a) + 1), ['ε'] + [str(t) for t in res.a], fontsize=7, **_PLAIN)
     ax.set_xlabel('hypothesis'); ax.set_ylabel('reference')
@@ -80,7 +80,7 @@ def dp_matrix_html(res: EditDistanceResult,  # a result computed with algorithm=
     rows = []
     for i, (name, row) in enumerate(zip(['ε', *res.a], D)):
         tds = ''.join(f"<td style='background:rgba(76,114,176,{0.08 + 0.5 * v / top:.2f});"
-                      f"{'outline:2px solid #dd8452;font-weight:bold;' if (i, j) in path else ''}"
+                      f"{f'outline:2px solid {PALETTE.accent};font-weight:bold;' if (i, j) in path else ''}"
                       f"text-align:center;padding:1px 5px'>{v:g}</td>" for j, v in enumerate(row))
         rows.append(f"<tr><th>{e(str(name))}</th>{tds}</tr>")
     return (f"<div class='tme-dp-wrap' style='max-width:100%;overflow-x:auto'><table class='tme-dp'><tr><th></th>{head}</tr>{''.join(rows)}</table>"
@@ -101,7 +101,7 @@ def _ter_shifts_html(hyp: str, ref: str) -> str:
     e = html.escape
     h, r = list(hypothesis_tokens(hyp, case_sensitive=False)), list(tercom_reference_tokens(ref, case_sensitive=False))
     edits, n, shifts, _, _ = translation_edit_rate(h, r, record=True)
-    word = lambda w, on: f"<span style='padding:0 3px;{'background:#cfe2f3;' if on else ''}'>{e(w)}</span>"
+    word = lambda w, on: f"<span style='padding:0 3px;{f'background:{PALETTE.shade};' if on else ''}'>{e(w)}</span>"
     rows = [('hypothesis', h, {s + k for (s, length, _), _, _ in shifts[:1] for k in range(length)})]
     for k, (words, perm, block) in enumerate(ter_shift_rows(h, shifts)):
         rows.append((f'after shift {k + 1}', words, {q for q, o in enumerate(perm) if o in block}))
@@ -129,7 +129,7 @@ def render_alignment_html(hyp: str,  # the hypothesis
     if not isinstance(ref, str):
         refs = list(ref)
         if len(refs) != 1 or not isinstance(refs[0], str):
-            return f"<div class='tme-error'>the alignment explorer takes one reference (a str), got {e(repr(ref)[:80])}</div>"
+            return error_box(f"the alignment explorer takes one reference (a str), got {repr(ref)[:80]}")
         ref = refs[0]
     try:
         norm = get_normalizer(normalize)
@@ -138,7 +138,7 @@ def render_alignment_html(hyp: str,  # the hypothesis
         w, c = sentence_wer(hyp, ref, normalize=normalize), sentence_cer(hyp, ref, normalize=normalize)
         t = sentence_ter(hyp, ref)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     cells = (len(res.a) + 1) * (len(res.b) + 1)
     img = ''
     if plot == 'html' and res.matrix is not None and cells <= MAX_CELLS: img = dp_matrix_html(res)  # (no matplotlib)
@@ -156,7 +156,7 @@ def render_alignment_html(hyp: str,  # the hypothesis
 def _case_note(hyp: str, ref: str) -> str:
     "Why WER and TER differ on case, when they do: the texts WER sees (normalised) still hold upper case, TER lowercases"
     if not _TER_OPTIONS['lowercase'].default or (hyp.lower() == hyp and ref.lower() == ref): return ''
-    return ("<p class='tme-note' style='font-size:0.9em;color:#555'>Case: TER lowercases by default (its option "
+    return (f"<p class='tme-note' style='font-size:0.9em;color:{PALETTE.note}'>Case: TER lowercases by default (its option "
             "<code>lowercase=True</code>, tercom's and sacreBLEU's convention), so <i>I</i> and <i>i</i> match there; WER, "
             "MER, WIL and CER follow jiwer, which compares words as typed, so for them <i>I</i> vs <i>i</i> is an error. "
             "A normalisation that lowercases (<code>basic</code>) compares them alike.</p>")

@@ -9,6 +9,7 @@ import html
 
 from ..core import MetricInputError
 from ..stats.benchmark import MC_CONVENTIONS, mc_item, choice_scores, argmax_first
+from .html import error_box
 
 # %% auto #0
 __all__ = ['BENCHMARK_EXPLORER', 'render_benchmark_item_html']
@@ -26,7 +27,7 @@ def render_benchmark_item_html(context: str,  # the item's context
     try:
         item = mc_item(choices, loglikelihoods, gold, unconditional=unconditional)
         sc = choice_scores(item, convention)
-    except MetricInputError as err: return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     p = argmax_first(sc)
     rows = []
     for j, c in enumerate(item.choices):

@@ -6,12 +6,12 @@
 #| code-fold: true
 from __future__ import annotations
 
-import html
 import math
 
 from ..core import MetricInputError
 from ..stats.benchmark_stats import minimum_detectable_effect
 from .explorer import explorer, Int, Float
+from .html import error_box
 
 
 def render_mde_html(n: int,  # items in the benchmark, >= 2
@@ -20,7 +20,7 @@ def render_mde_html(n: int,  # items in the benchmark, >= 2
                    ) -> str:  # self-contained HTML
     "The standard error of one accuracy (sqrt(p(1-p)/n), lm-eval's up to n/(n-1)) and the minimum detectable effect."
     try: mde = minimum_detectable_effect(n, p, correlation=correlation)
-    except MetricInputError as err: return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     se = math.sqrt(p * (1 - p) / n)
     return (f"<div class='tme-mde'><p>accuracy {100 * p:.1f} % on {n} items: standard error {100 * se:.2f} points "
             f"(95 % interval &plusmn; {100 * 1.96 * se:.2f})</p><p>minimum detectable difference between two models: "

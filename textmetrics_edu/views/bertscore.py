@@ -9,6 +9,7 @@ import html
 import math
 
 from ..core import MetricInputError
+from .html import error_box
 
 
 def bertscore_explorer_data() -> dict:
@@ -54,7 +55,7 @@ def render_bertscore_html(pair: str = 'the lesson: a cat on the mat',  # one of 
     data = bertscore_explorer_data()
     by = {p['name']: p for p in data['pairs']}
     if pair not in by:
-        return f"<div class='tme-error'>{e(str(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}')))}</div>"
+        return error_box(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}'))
     p = by[pair]
     sim, ht, rt = p['sim'], p['hyp_tokens'], p['ref_tokens']
     spec = ('[CLS]', '[SEP]')
@@ -84,14 +85,16 @@ def render_bertscore_html(pair: str = 'the lesson: a cat on the mat',  # one of 
             f"{e(data['made_by'])}: no model runs here.</small></p></div>")
 
 # %% ../../nbs/24_bertscore.ipynb #0058bs5b591e
-from .explorer import explorer_later, Explorer, Choice, Flag
+from .explorer import explorer, explorer_later, option_control, Explorer, Choice
 
 
 def _bertscore_explorer() -> Explorer:
     "Declared when first asked for (its menu lists the stored pairs, read from the data file)."
+    from textmetrics_edu.models.bertscore import BERTSCORE
     names = [p['name'] for p in bertscore_explorer_data()['pairs']]
-    return Explorer('bertscore', render_bertscore_html, (Choice(names[0], names, 'pair'),),
-                    dict(idf=Flag(False, 'idf weights'), rescale=Flag(False, 'rescale (our baseline)')),
+    rescale, = (o for o in BERTSCORE.options if o.name == 'rescale_with_baseline')   # (the renderer's `rescale`)
+    return explorer('bertscore', render_bertscore_html, Choice(names[0], names, 'pair'), metric=BERTSCORE,
+                    options=('idf',), rescale=option_control(rescale),
                     example=dict(a0='WMT22 en-de #15 (Online-B)', idf=True, rescale=True))
 
 

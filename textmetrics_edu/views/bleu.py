@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, fmt_value
-from .html import figure_html
+from ..core import MetricInputError, fmt_value, PALETTE
+from .html import figure_html, error_box
 from ..metrics.bleu import BLEUResult, SMOOTH_DEFAULTS, bleu_ngram_table, sentence_bleu
 
 # %% auto #0
@@ -26,10 +26,10 @@ def plot_bleu(result: BLEUResult, ax=None):
         ax = fig.subplots()
     else: fig = ax.figure
     orders = list(range(1, len(result.precisions) + 1))
-    colors = ['#4c72b0' if n <= result.order_used else '#c8c8c8' for n in orders]
+    colors = [PALETTE.data if n <= result.order_used else PALETTE.unused for n in orders]
     ax.bar([f"p_{n}" for n in orders], result.precisions, color=colors)
-    ax.axhline(result.bp, color='#dd8452', ls='--', lw=1.5, label=f"BP = {result.bp:.3f}")
-    ax.axhline(result.score, color='#55a868', lw=2, label=f"BLEU = {result.score:.3f}")
+    ax.axhline(result.bp, color=PALETTE.accent, ls='--', lw=1.5, label=f"BP = {result.bp:.3f}")
+    ax.axhline(result.score, color=PALETTE.hit, lw=2, label=f"BLEU = {result.score:.3f}")
     ax.set_ylim(0, 1.05); ax.set_ylabel('value in [0, 1]')
     ax.legend(loc='upper right', fontsize=8, frameon=False)
     ax.set_title('modified precisions, brevity penalty, score', fontsize=9)
@@ -50,10 +50,10 @@ def render_bleu_html(hyp: str,  # the hypothesis
                             lowercase=lowercase, effective_order=effective_order)
         rows = bleu_ngram_table(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     trs = ''.join(
         f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['count']}</td><td>{r['max_ref']}</td>"
-        f"<td style='background:{'#d4edda' if r['clipped'] == r['count'] else ('#fff3cd' if r['clipped'] else '#f8d7da')}'>"
+        f"<td style='background:{PALETTE.match if r['clipped'] == r['count'] else (PALETTE.partial if r['clipped'] else PALETTE.miss)}'>"
         f"{r['clipped']}</td></tr>" for r in rows)
     ptab = ''.join(f"<tr><td>p_{n}</td><td>{fmt_value(m)}/{fmt_value(t)}</td><td>{p:.4f}</td><td>{'yes' if n <= res.order_used else 'no'}</td></tr>"
                    for n, (m, t, p) in enumerate(zip(res.matches, res.totals, res.precisions), 1))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import html
 
-from ..core import MetricInputError, check_text
+from ..core import MetricInputError, check_text, PALETTE
 from ..lm.burstiness import WORD_RE, sentence_burstiness, term_burstiness
-from .html import figure_html
+from .html import figure_html, error_box
 
 # %% auto #0
 __all__ = ['BURSTINESS_EXPLORER', 'render_burstiness_html', 'burstiness_explorer']
@@ -25,12 +25,12 @@ def render_burstiness_html(text: str,  # the text
             toks = WORD_RE.findall(check_text(text, 'text').lower())
             r = term_burstiness(toks, term.strip().lower())
         else: r = sentence_burstiness(text)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     img = ''
     if plot:
         from matplotlib.figure import Figure
         fig = Figure(figsize=(4.5, 2.2), dpi=100); ax = fig.subplots()
-        ax.bar(range(1, r.n + 1), r.values, color='#4c72b0'); ax.axhline(r.mean, color='#dd8452', ls='--', lw=1)
+        ax.bar(range(1, r.n + 1), r.values, color=PALETTE.data); ax.axhline(r.mean, color=PALETTE.accent, ls='--', lw=1)
         ax.set_xlabel('sentence' if not term.strip() else 'gap #'); ax.set_ylabel('words' if not term.strip() else 'tokens')
         ax.set_title(f'b = {r.score:.3f}', fontsize=9); fig.tight_layout()
         img = figure_html(fig, 'values')

@@ -11,6 +11,7 @@ import html
 from ..core import MetricInputError
 from ..stats.calibration import calibration_error
 from .explorer import explorer, Numbers, Int, Choice
+from .html import error_box
 
 
 def render_calibration_html(confidences: list,  # the model's probability of each pick, in [0, 1]
@@ -23,7 +24,7 @@ def render_calibration_html(confidences: list,  # the model's probability of eac
     try:
         correct = [int(y) if isinstance(y, float) and y in (0.0, 1.0) else y for y in correct]
         r = calibration_error(confidences, correct, n_bins, norm=norm, bins=bins)
-    except MetricInputError as err: return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     rows = ''.join(f"<tr><td>{e:.3g}</td><td>{k}</td><td>{c:.3f}</td><td>{a:.3f}</td><td>{abs(a - c):.3f}</td></tr>"
                    for e, k, c, a in zip(r.edges, r.counts, r.confidence, r.accuracy) if k)
     return (f"<div class='tme-calibration'><table><thead><tr><th>bin from</th><th>items</th><th>mean confidence</th>"

@@ -11,6 +11,7 @@ from typing import Sequence
 from ..core import MetricInputError
 from ..metrics.character import sentence_character, CHARACTER
 from ..metrics.edit_distance import edit_distance, render_alignment
+from .html import error_box
 
 
 def render_character_html(hyp: str,  # the hypothesis
@@ -21,7 +22,7 @@ def render_character_html(hyp: str,  # the hypothesis
     try:
         res = sentence_character(hyp, refs)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     d = res.detail()
     out = [f"<div class='tme-character'><p><b>CharacTER = {res.score:.4f}</b> (lower is better; x100: "
            f"{100 * res.score:.2f}); best reference {res.best_ref[0] + 1}</p><ol>"]

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics.chrf import sentence_chrf
+from .html import error_box
 
 # %% auto #0
 __all__ = ['CHRF_EXPLORER', 'render_chrf_html']
@@ -26,7 +27,7 @@ def render_chrf_html(hyp: str,  # the hypothesis
         res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
                             convention=convention)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     rows = []
     for i, (h, r, m) in enumerate(zip(res.hyp_counts, res.ref_counts, res.matches)):
         kind, n = ('char', i + 1) if i < res.char_order else ('word', i + 1 - res.char_order)

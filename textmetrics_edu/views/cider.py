@@ -8,8 +8,9 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, SegmentRefs
-from ..metrics.cider import VARIANTS, coco_sample_refs, sentence_cider
+from ..core import MetricInputError, SegmentRefs, PALETTE
+from ..metrics.cider import coco_sample_refs, sentence_cider
+from .html import error_box
 
 # %% auto #0
 __all__ = ['CIDER_EXPLORER', 'render_cider_html', 'cider_explorer']
@@ -21,10 +22,10 @@ def _svg_curve(xs, ys, mark_x, width=320, height=120) -> str:
     px = lambda x: 30 + (x - xs[0]) / max(xs[-1] - xs[0], 1) * (width - 40)
     py = lambda y: height - 20 - (y - lo) / (hi - lo) * (height - 30)
     pts = ' '.join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
-    mk = ''.join(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='#dd8452'/>" for x, y in zip(xs, ys) if x == mark_x)
+    mk = ''.join(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='{PALETTE.accent}'/>" for x, y in zip(xs, ys) if x == mark_x)
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
             f"aria-label='score against the number of images in the batch'>"
-            f"<polyline fill='none' stroke='#4c72b0' stroke-width='1.5' points='{pts}'/>{mk}"
+            f"<polyline fill='none' stroke='{PALETTE.data}' stroke-width='1.5' points='{pts}'/>{mk}"
             f"<text x='30' y='{height - 4}' font-size='10'>{xs[0]} other</text>"
             f"<text x='{width - 60}' y='{height - 4}' font-size='10'>{xs[-1]} other</text>"
             f"<text x='2' y='12' font-size='10'>{hi:.2f}</text><text x='2' y='{height - 20}' font-size='10'>0</text></svg>")
@@ -40,7 +41,7 @@ def render_cider_html(hyp: str,  # the candidate caption
     e = html.escape
     other = coco_sample_refs()
     if not isinstance(n_other, int) or not 0 <= n_other <= len(other):
-        return f"<div class='tme-error'>{e(f'`n_other` must be an int in 0..{len(other)}, got {n_other!r}')}</div>"
+        return error_box(f'`n_other` must be an int in 0..{len(other)}, got {n_other!r}')
     kw = dict(variant=variant, sigma=sigma, n=n, tf=tf, unseen_idf=unseen_idf, length=length)
     try:
         if n_other == 0:
@@ -48,7 +49,7 @@ def render_cider_html(hyp: str,  # the candidate caption
                                    "the caption; add at least 1 other image to the batch")
         res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     im = res.images[0]
     head = (f"<p><b>{e(res.name)} = {res.score:.4f}</b> (|I| = {res.n_corpus} images: this one and {n_other} other; "
             f"log |I| = {res.corpus.log_n:.4f})</p>")
@@ -63,7 +64,7 @@ def render_cider_html(hyp: str,  # the candidate caption
             f"<tr><td>penalty</td>{pen}</tr></tbody></table>")
     rows = []
     for r in res.ngram_table(0):
-        cells = ''.join(f"<td style='background:{'#fff3cd' if variant == 'cider-d' and 0 < w < r['weight'] else ('#d4edda' if w > 0 else '')}'>{w:.3f}</td>"
+        cells = ''.join(f"<td style='background:{PALETTE.partial if variant == 'cider-d' and 0 < w < r['weight'] else (PALETTE.match if w > 0 else '')}'>{w:.3f}</td>"
                         for w in r['ref_weights'])
         rows.append(f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['df']}</td><td>{r['idf']:.3f}</td>"
                     f"<td>{r['weight']:.3f}</td>{cells}</tr>")
@@ -78,17 +79,16 @@ def render_cider_html(hyp: str,  # the candidate caption
     return f"<div class='tme-cider'>{head}{otab}{svg}{ntab}</div>"
 
 # %% ../../nbs/03_cider.ipynb #4235ffcd
-from .explorer import explorer, Text, Lines, Int, Float, Choice, Fixed
+from ..metrics import cider as _cider   # as a module: the lesson's own names stay the lesson's
+from .explorer import explorer, Text, Lines, Int, Fixed
 from .widgets import widget
 
 # %% ../../nbs/03_cider.ipynb #7a7b9707
 CIDER_EXPLORER = explorer(
     'cider', render_cider_html, Text('A dog runs on the grass.', 'candidate caption'),
     Lines(['A dog running across a grassy field.', 'A brown dog runs on grass.']),
-    n_other=Int(5, 0, 30, 'other images (COCO sample)'), variant=Choice('cider-d', list(VARIANTS), 'variant'),
-    sigma=Float(6.0, 1.0, 20.0, 0.5, 'sigma'), tf=Choice('raw', ['raw', 'normalized'], 'tf'),
-    unseen_idf=Choice('max', ['max', 'zero'], 'unseen idf'), length=Choice('bigrams', ['bigrams', 'words'], 'length'),
-    curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
+    metric=_cider.CIDER_BASE, options=('variant', 'sigma', 'tf', 'unseen_idf', 'length'),
+    n_other=Int(5, 0, 30, 'other images (COCO sample)'), curve=Fixed(True), rows=[['n_other', 'variant', 'sigma'], ['tf', 'unseen_idf', 'length']],
     jupyter=dict(n_other=Int(10, 0, 30, 'other images')),
     example=dict(a0='A brown dog on the grass', n_other=12, variant='cider'))
 

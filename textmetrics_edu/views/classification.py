@@ -9,9 +9,10 @@ import html
 import math
 import warnings
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..metrics.confusion import UndefinedMetricWarning, confusion_html
 from ..metrics.classification import corpus_classification, parse_labels
+from .html import error_box
 
 # %% auto #0
 __all__ = ['CLASSIFICATION_EXPLORER', 'render_confusion_html', 'classification_explorer']
@@ -31,10 +32,10 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
                                         measure='fbeta', average=average, beta=beta, zero_division=zd,
                                         pos_label=pos_label if average == 'binary' else 1)  # (the control applies to binary only)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     fb = 'F1' if beta == 1 else f'F{beta:g}'
     f4 = lambda x: 'nan' if math.isnan(x) else f"{x:.4f}"
-    grey = " style='color:#888'"
+    grey = f" style='color:{PALETTE.muted}'"
     rows = ''.join(f"<tr{grey if r['label'] not in res.averaged_labels else ''}><td>{e(str(r['label']))}</td>"
                    f"<td>{r['support']}</td><td>{r['predicted']}</td><td>{f4(r['precision'])}</td><td>{f4(r['recall'])}</td>"
                    f"<td>{f4(r['fbeta'])}</td></tr>" for r in res.per_class_table())
@@ -45,15 +46,15 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
             f"</thead><tbody>{rows}</tbody></table><small>{e(res.signature)}</small></div>")
 
 # %% ../../nbs/50_classification.ipynb #95633058
-from .explorer import explorer, Text, Float, Choice
+from ..metrics import classification as _clf   # as a module: the lesson's own names stay the lesson's
+from .explorer import explorer, Text, Float
 from .widgets import widget
 
 # %% ../../nbs/50_classification.ipynb #0355af7a
 CLASSIFICATION_EXPLORER = explorer(
     'classification', render_confusion_html, Text('cat dog dog cat dog cat', 'predicted'), Text('cat cat dog dog pig cat', 'gold'),
-    average=Choice('macro', ['binary', 'micro', 'macro', 'weighted'], 'average'),
-    beta=Float(1.0, 0.0, 4.0, 0.25, 'beta'), zero_division=Choice('0', ['0', '1', 'nan', 'warn'], '0/0 ='),
-    pos_label=Text('1', 'pos_label (binary)'), rows=[['average', 'beta'], ['zero_division', 'pos_label']],
+    metric=_clf.F1, options=('average', ('zero_division', '0'), ('pos_label', '1')),
+    beta=Float(1.0, 0.0, 4.0, 0.25, 'beta'), rows=[['average', 'beta'], ['zero_division', 'pos_label']],
     example=dict(a0='cat dog pig cat dog cat', average='weighted', beta=2.0))
 
 # %% ../../nbs/50_classification.ipynb #07fe48d3

@@ -8,7 +8,8 @@ from __future__ import annotations
 import html
 import math
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
+from .html import error_box
 
 FEATURE_GROUPS = ('h', 'r', 'h*r', '|h-r|')  # the four blocks of COMET's reference features, in order
 
@@ -19,9 +20,8 @@ def comet_minilm_explorer_data() -> dict:
     sentence chrF, the package's score, and each feature block's contribution to the first hidden layer
     (W0 restricted to that block times the block); the regressor's later layers."""
     import json
-    from pathlib import Path
-    import textmetrics_edu
-    return json.loads((Path(textmetrics_edu.__file__).parent / 'data' / 'models' / 'comet_minilm_explorer.json').read_text(encoding='utf-8'))
+    from textmetrics_edu.core.datasets import data_path
+    return json.loads(data_path('models', 'comet_minilm_explorer.json').read_text(encoding='utf-8'))
 
 
 def regressor_from_blocks(blocks: dict,  # feature group -> its contribution to the first layer (list of floats)
@@ -50,7 +50,7 @@ def render_comet_minilm_html(pair: str = '',  # one of the stored pairs' names (
     by = {p['name']: p for p in data['pairs']}
     pair = pair or data['pairs'][0]['name']
     if pair not in by:
-        return f"<div class='tme-error'>{e(str(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}')))}</div>"
+        return error_box(MetricInputError(f'pair: expected one of {list(by)}, got {pair!r}'))
     p = by[pair]
     keep = [g for g, on in zip(FEATURE_GROUPS, (use_h, use_r, use_prod, use_diff)) if on]
     full = regressor_from_blocks(p['blocks'], data)
@@ -58,7 +58,7 @@ def render_comet_minilm_html(pair: str = '',  # one of the stored pairs' names (
     size = {g: math.sqrt(sum(c * c for c in p['blocks'][g])) for g in FEATURE_GROUPS}
     big = max(size.values()) or 1.0
     bars = ''.join(f"<tr><td>{e(g)}</td><td><span style='display:inline-block;height:0.8em;width:{150 * size[g] / big:.0f}px;"
-                   f"background:{'#4c78a8' if g in keep else '#ccc'}'></span> {size[g]:.2f}</td></tr>" for g in FEATURE_GROUPS)
+                   f"background:{PALETTE.kept if g in keep else PALETTE.faint}'></span> {size[g]:.2f}</td></tr>" for g in FEATURE_GROUPS)
     return (f"<div class='tme-comet'><p><b>comet_minilm = {full:+.3f}</b> (predicted DA z; with the blocks "
             f"{', '.join(keep) or 'none'}: {part:+.3f}) &nbsp; human DA z = {p['human_z']:+.3f} &nbsp; "
             f"sentence chrF = {p['chrf']:.3f}</p>"

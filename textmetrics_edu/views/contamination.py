@@ -11,6 +11,7 @@ import html
 from ..core import MetricInputError
 from ..stats.contamination import janitor_ngrams, janitor_spans, contaminated_token_share
 from .explorer import explorer, Para, Int
+from .html import error_box
 
 
 def render_janitor_html(item: str,  # the test item (the contaminant)
@@ -25,7 +26,7 @@ def render_janitor_html(item: str,  # the test item (the contaminant)
         if not ng: raise MetricInputError(f"the item has fewer than {n} words: no {n}-gram to look for")
         spans = janitor_spans(training_text, ng, n)
         share = contaminated_token_share(item, janitor_ngrams(training_text, n), n)
-    except MetricInputError as err: return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     merged = []
     for a, b in spans:   # overlapping n-grams: one marked stretch
         if merged and a <= merged[-1][1] + 1: merged[-1][1] = max(merged[-1][1], b)

@@ -9,7 +9,8 @@ import html
 import math
 
 from ..stats.difference import Difference, token_diff
-from .html import svg_size
+from .html import svg_size, error_box
+from ..core import PALETTE
 
 # %% auto #0
 __all__ = ['EXPLORER_METRICS', 'DIFF_EXPLORER', 'tokens_html', 'render_difference_html', 'diff_pairs',
@@ -17,8 +18,8 @@ __all__ = ['EXPLORER_METRICS', 'DIFF_EXPLORER', 'tokens_html', 'render_differenc
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #8b1eebf7
 _E = lambda s: html.escape(str(s), quote=True)
-_DEL = "background:#fdd;text-decoration:line-through"
-_INS = "background:#dfd"
+_DEL = f"background:{PALETTE.removed};text-decoration:line-through"
+_INS = f"background:{PALETTE.added}"
 
 
 def tokens_html(a: tuple, b: tuple,  # the tokens of one text under conventions a and b
@@ -52,12 +53,12 @@ def _bars_svg(d: Difference, scale: float, width: int = 420) -> str:
         x = mid if s.contribution >= 0 else mid - w
         y = 4 + k * h
         rows.append(f"<text x='4' y='{y + 12}' font-size='11'>line {s.index + 1}</text>"
-                    f"<rect x='{x:.1f}' y='{y}' width='{w:.1f}' height='{h - 5}' fill='{'#4a8' if s.contribution >= 0 else '#c55'}'/>"
+                    f"<rect x='{x:.1f}' y='{y}' width='{w:.1f}' height='{h - 5}' fill='{PALETTE.gain if s.contribution >= 0 else PALETTE.loss}'/>"
                     f"<text x='{mid + (w + 4 if s.contribution >= 0 else 4):.1f}' y='{y + 12}' font-size='11'>"
                     f"{s.contribution * scale:+.4g}</text>")
     H = 8 + len(segs) * h
     return (f"<svg xmlns='http://www.w3.org/2000/svg' {svg_size(width + 60, H)} role='img' "
-            f"aria-label='shares of the top segments'><line x1='{mid}' y1='0' x2='{mid}' y2='{H}' stroke='#888'/>"
+            f"aria-label='shares of the top segments'><line x1='{mid}' y1='0' x2='{mid}' y2='{H}' stroke='{PALETTE.muted}'/>"
             + ''.join(rows) + '</svg>')
 
 
@@ -135,12 +136,12 @@ def render_difference_explorer(hyp: str,  # the hypothesis
                               ) -> str:  # the HTML report of that one segment (x100), user text escaped
     "The explorer's view: one segment under a declared pair of conventions, at the pair's level."
     from textmetrics_edu.metrics import bleu, rouge, wer  # registers the menu's metrics (no discovery in the browser)
-    if pair not in diff_pairs(): return f"<div class='tme-error'>unknown pair {_E(pair)}</div>"
+    if pair not in diff_pairs(): return error_box(f"unknown pair {pair}")
     metric, rest = pair.split(': ', 1)
     a, b = rest.split(' → ')
     level = next(lv for x, y, lv in CONVENTIONS[metric].pairs if (x, y) == (a, b))
     try: d = explain_difference(metric, [hyp], [list(refs)], a, b, level=level, top_k=1)
-    except MetricInputError as err: return f"<div class='tme-error'>{_E(err)}</div>"
+    except MetricInputError as err: return error_box(err)
     return render_difference_html(d, scale=100)
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #3787da5b

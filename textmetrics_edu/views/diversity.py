@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics.diversity import corpus_distinct, distinct_counts, self_bleu
+from .html import error_box
 
 # %% auto #0
 __all__ = ['DISTINCT_EXPLORER', 'REPETITION_EXPLORER', 'render_distinct_html', 'distinct_explorer', 'render_repetition_html']
@@ -24,7 +25,7 @@ def render_distinct_html(samples: Sequence[str],  # the samples, one str each
     try:
         r = corpus_distinct(samples, n=n, tokenize=tokenize, lowercase=lowercase)
         sb = f"{float(self_bleu(samples, tokenize=tokenize, lowercase=lowercase)):.4f}" if len(samples) > 1 else 'n/a'
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     allc = Counter()
     for s in samples: allc.update(distinct_counts(s, n, tokenize=tokenize, lowercase=lowercase))
     rep = ''.join(f"<tr><td><code>{e(' '.join(g))}</code></td><td>{k}</td></tr>" for g, k in allc.most_common(top) if k > 1)
@@ -36,15 +37,15 @@ def render_distinct_html(samples: Sequence[str],  # the samples, one str each
             f"<table><thead><tr><th>repeated {n}-gram</th><th>count</th></tr></thead><tbody>{rep}</tbody></table></div>")
 
 # %% ../../nbs/32_diversity.ipynb #7379b9c9
-from ..core import TOKENIZERS
-from .explorer import explorer, Lines, Int, Choice, Flag
+from ..metrics import diversity as _div   # as a module: the lesson's own names stay the lesson's
+from .explorer import explorer, Lines, Int
 from .widgets import widget
 
 # %% ../../nbs/32_diversity.ipynb #d443998d
 DISTINCT_EXPLORER = explorer(
     'distinct', render_distinct_html, Lines(['I do not know.', 'I do not know what you mean.', 'That is a great question!',
                                              'I do not know, sorry.'], 'samples'),
-    Int(2, 1, 4, 'n'), tokenize=Choice('13a', list(TOKENIZERS), 'tokenizer'), lowercase=Flag(False, 'lowercase'),
+    Int(2, 1, 4, 'n'), metric=_div.distinct_metric(2), options=('tokenize', 'lowercase'),
     example=dict(a1=1))
 
 # %% ../../nbs/32_diversity.ipynb #6dbc75df
@@ -56,6 +57,7 @@ def distinct_explorer(samples: Sequence[str] = ('I do not know.', 'I do not know
 
 # %% ../../nbs/32_diversity.ipynb #88c1f394
 from ..metrics.repetition import corpus_seq_rep, rep_counts
+from ..metrics import repetition as _rep   # as a module: the lesson's own names stay the lesson's
 from ..metrics.bleu import preprocess
 
 
@@ -69,7 +71,7 @@ def render_repetition_html(continuations: Sequence[str],  # the continuations, o
         r = corpus_seq_rep(continuations, n=n, tokenize=tokenize)
         if isinstance(context, bool) or not isinstance(context, int) or context < 1:
             raise MetricInputError(f"`context` must be an int >= 1, got {context!r}")
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     rows = []
     for i, (c, v) in enumerate(zip(continuations, r.per_sample), 1):
         toks = preprocess(c, tokenize)
@@ -87,5 +89,5 @@ REPETITION_EXPLORER = explorer(
     'repetition', render_repetition_html,
     Lines(['the guard said that the guard said that the guard said that he was late',
            'the guard arrived late because of the rain, and nobody asked why'], 'continuations'),
-    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), tokenize=Choice('none', list(TOKENIZERS), 'tokenizer'),
+    Int(4, 1, 4, 'n'), Int(16, 1, 64, 'context l'), metric=_rep.SEQ_REP, options=('tokenize',),
     example=dict(a1=2, a2=4))

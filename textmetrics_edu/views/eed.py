@@ -8,8 +8,9 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..metrics.eed import sentence_eed, eed_table, eed_preprocess, EED
+from .html import error_box
 
 
 def plot_eed_grid(hyp: str,  # the hypothesis (raw: it is preprocessed)
@@ -25,7 +26,7 @@ def plot_eed_grid(hyp: str,  # the hypothesis (raw: it is preprocessed)
     fig = Figure(figsize=(min(14, 2 + 0.28 * nh), min(12, 1.5 + 0.28 * nr)), dpi=100)
     ax = fig.subplots()
     im = ax.imshow([list(r) for r in t.rows[1:]], cmap='viridis', aspect='auto')
-    ax.plot(t.argmins, range(nr), 'o-', color='#dd8452', ms=4, lw=1, label='cheapest cell of the row (a visit)')
+    ax.plot(t.argmins, range(nr), 'o-', color=PALETTE.accent, ms=4, lw=1, label='cheapest cell of the row (a visit)')
     for w in t.jumps: ax.axhline(w - 0.5, color='white', ls='--', lw=0.8)
     ax.set_xticks(range(nh), ['0'] + [c if c != ' ' else '\u2423' for c in t.hyp], fontsize=7)
     ax.set_yticks(range(nr), [c if c != ' ' else '\u2423' for c in t.ref], fontsize=7)
@@ -53,7 +54,7 @@ def render_eed_html(hyp: str,  # the hypothesis
     try:
         res = sentence_eed(hyp, refs, language=language, compat=compat, alpha=alpha, rho=rho, deletion=deletion, insertion=insertion)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     t = res.table()
     show = lambda s: e(s.replace(' ', '\u2423'))  # blanks made visible
     cov = sum(abs(v - 1) for v in t.visits)
@@ -70,7 +71,7 @@ def render_eed_html(hyp: str,  # the hypothesis
         jumps = set(t.jumps)
         for w, (c, row) in enumerate(zip(t.ref, t.rows[1:]), 1):
             k = t.argmins[w - 1]
-            cells = ''.join(f"<td style='outline:2px solid #dd8452'>{x:.3g}</td>" if i == k else f"<td>{x:.3g}</td>"
+            cells = ''.join(f"<td style='outline:2px solid {PALETTE.accent}'>{x:.3g}</td>" if i == k else f"<td>{x:.3g}</td>"
                             for i, x in enumerate(row))
             body.append(f"<tr><th>{show(c)}{' &#8631;' if w in jumps else ''}</th>{cells}</tr>")
         visits = ''.join(f"<td>{v}</td>" for v in t.visits)

@@ -5,11 +5,12 @@
 # %% ../../nbs/95_live.ipynb #65623154
 from __future__ import annotations
 
-import html
 import importlib
 import json
 from dataclasses import dataclass, field, asdict
 from typing import Any, Callable, Sequence
+
+from .html import error_box
 
 # %% auto #0
 __all__ = ['EXPLORERS', 'Control', 'Text', 'Para', 'Lines', 'Csv', 'Numbers', 'Int', 'Float', 'Choice', 'Flag', 'Fixed',
@@ -129,10 +130,9 @@ def call_renderer(render: Callable,  # the renderer
                 raise LiveInputError(f"type at least one {what}")
         return render(*a_, **kw_)
     except LiveInputError as err:
-        return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+        return error_box(err)
     except ImportError as err:
-        return (f"<div class='tme-error'>this option needs the Python package (pip install textmetrics-edu): "
-                f"{html.escape(str(err))}</div>")
+        return error_box(f"this option needs the Python package (pip install textmetrics-edu): {err}")
 
 # %% ../../nbs/95_live.ipynb #493caced
 _DEFAULT = object()
@@ -151,6 +151,8 @@ class Explorer:
     jupyter: dict = field(default_factory=dict)  # keyword -> `Control` used in Jupyter instead (e.g. `plot=Fixed(True)`)
     example: dict = field(default_factory=dict)  # a reader's change: control name ('a0', 'a1', ... or a keyword) -> the
     # raw value the page would send; the tests render it in CPython and in the browser's subset (declared here, not in them)
+    metric: Any = None  # the `core.Metric` the renderer scores: a keyword named after one of its options has that
+    # option's control (`option_control`), never one typed beside it (None: no metric spec, e.g. a statistic's explorer)
 
     def __post_init__(self):
         names = {f'a{i}' for i in range(len(self.args))} | set(self.kwargs)
@@ -167,7 +169,7 @@ def option_control(option,  # a metric's `core.Option` (its `label` and `ui` are
                   ) -> Control:
     """The control of an option, derived from its declaration: a checkbox for a bool, a menu for `choices` (or, for an
     option that also takes unnamed values such as a callable, for the names in its `ui`), a slider for a number with a
-    `ui` range, a text box for a str. `ValueError` for a number without `ui`."""
+    `ui` range, a text box for a str or a label (a class, typed as text). `ValueError` for a number without `ui`."""
     o = option
     v = o.default if value is _DEFAULT else value
     label = o.label or o.name.replace('_', ' ')
@@ -178,7 +180,7 @@ def option_control(option,  # a metric's `core.Option` (its `label` and `ui` are
         if not o.ui: raise ValueError(f"option `{o.name}` has no `ui` range (min, max[, step]): it cannot be a slider")
         lo, hi, *step = o.ui
         return Int(v, lo, hi, label) if o.type is int else Float(v, lo, hi, step[0] if step else (hi - lo) / 20, label)
-    if o.type is str: return Text(v, label)
+    if o.type is str or o.type == 'label': return Text(v, label)
     raise ValueError(f"option `{o.name}` of type {o.type!r} has no control")
 
 # %% ../../nbs/95_live.ipynb #efd1e137
@@ -187,7 +189,8 @@ def explorer(name: str,  # the explorer's name (unique)
              *args: Control,  # the controls of the renderer's positional arguments
              metric=None,  # a `core.Metric` whose `options` (names, or (name, initial value)) become controls
              options: tuple = (),
-             note: str = '', rows=(), jupyter: dict | None = None,
+             note: str = '', rows=(),  # rows: the keywords' layout (and order: rows first, then the others)
+             jupyter: dict | None = None,  # keyword -> `Control` in Jupyter instead (a value: the metric's option so set)
              example: dict | None = None,  # a reader's change of the controls (`Explorer.example`)
              **kwargs: Control,  # other keywords' controls
             ) -> Explorer:  # registered in `EXPLORERS`
@@ -199,8 +202,11 @@ def explorer(name: str,  # the explorer's name (unique)
         if n not in by: raise ValueError(f"explorer {name!r}: {n!r} is not an option of {getattr(metric, 'name', None)!r}")
         kw[n] = option_control(by[n], v)
     kw.update(kwargs)
-    ex = Explorer(name, render, tuple(args), kw, note, tuple(tuple(r) for r in rows), dict(jupyter or {}),
-                  dict(example or {}))
+    first = [k for r in rows for k in r if k in kw]   # the page lists the controls as the rows place them
+    kw = {**{k: kw[k] for k in first}, **kw}
+    jupyter = {k: c if isinstance(c, Control) else option_control(by[k], c) for k, c in (jupyter or {}).items()}
+    ex = Explorer(name, render, tuple(args), kw, note, tuple(tuple(r) for r in rows), jupyter,
+                  dict(example or {}), metric)
     # a declaration run in a notebook (its renderer defined in `__main__`) is the lesson's draft: the registry keeps
     # the package's own (from the exported views module)
     if getattr(render, '__module__', '') != '__main__': EXPLORERS[name] = ex

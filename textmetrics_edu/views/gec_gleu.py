@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics import gec_gleu as _g   # as a module: the lesson's own names stay the lesson's
+from .html import error_box
 
 # %% auto #0
 __all__ = ['GEC_GLEU_EXPLORER', 'render_gec_gleu_html']
@@ -29,7 +30,7 @@ def render_gec_gleu_html(hyp: str,  # the corrected sentence H
         H = _g.ngram_counts_of_order(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp', True), 1)   # may be empty
         st = _g.gec_gleu_statistics(source, hyp, rs, max_order=max_order, penalty=penalty, lowercase=lowercase)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     blocks = []
     for j, r in enumerate(rs):
         R = _g.ngram_counts_of_order(_g.gleu_tokens(r, 'none', lowercase), 1)

@@ -11,6 +11,7 @@ from typing import Mapping
 
 from ..core import MetricInputError
 from ..metrics.glue import TASKS, benchmark_score
+from .html import error_box
 
 # %% auto #0
 __all__ = ['EXAMPLE_ROWS', 'GLUE_EXPLORER', 'parse_scores', 'render_benchmark_html', 'benchmark_explorer']
@@ -54,7 +55,7 @@ def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
                     f"published row of {e(name)} instead; type {e(benchmark)} task scores to score your own.</i></p>")
             typed = parse_scores(row)
         res = benchmark_score(typed, benchmark=benchmark)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     head = ''.join(f"<th>{e(k)}</th>" for k, _ in res.task_scores)
     vals = ''.join(f"<td>{e(v)}</td>" for _, v in res.task_scores)
     fl = round(float(res.exact), 1)

@@ -12,6 +12,7 @@ from typing import Sequence
 from ..core import MetricInputError, ngram_counts
 from ..metrics.google_bleu import GOOGLE_BLEU, google_bleu_tokens, sentence_google_bleu
 from .explorer import explorer, Text, Lines
+from .html import error_box
 
 # %% auto #0
 __all__ = ['GOOGLE_BLEU_EXPLORER', 'render_google_bleu_html']
@@ -26,7 +27,7 @@ def render_google_bleu_html(hyp: str,  # the hypothesis
     try:
         res = sentence_google_bleu(hyp, refs, min_len=min_len, max_len=max_len, tokenize=tokenize, lowercase=lowercase)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     rs = [refs] if isinstance(refs, str) else list(refs)
     h = google_bleu_tokens(hyp, tokenize, lowercase)
     # the chosen reference: the first with the best ratio (as the metric)

@@ -12,6 +12,7 @@ import math
 from ..core import MetricInputError
 from ..lm.harness_perplexity import lmeval_word_count, lmeval_byte_count, wikitext_detokenize
 from .explorer import explorer, Para, Float, Int, Flag
+from .html import error_box
 
 
 def render_harness_perplexity_html(text: str,  # the document (a raw WikiText page with `wikitext`)
@@ -24,7 +25,7 @@ def render_harness_perplexity_html(text: str,  # the document (a raw WikiText pa
         if not isinstance(text, str) or not text.strip(): raise MetricInputError("`text` is empty: nothing was scored")
         if not loglikelihood < 0: raise MetricInputError(f"`loglikelihood` must be < 0, got {loglikelihood!r}")
         if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1: raise MetricInputError(f"`tokens` must be an int >= 1, got {tokens!r}")
-    except MetricInputError as err: return f"<div class='tme-error'>{html.escape(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     words, nbytes = lmeval_word_count(text), lmeval_byte_count(text)
     ll = float(loglikelihood)
     e = lambda nats: f'e^{nats:.1f} (beyond float64)' if nats > 709 else f"{math.exp(nats):.4g}" if nats < 13 else f"{math.exp(nats):.3e}"

@@ -5,12 +5,11 @@
 """Views of the LLM-judges lesson: the live agreement explorer (standard library only)."""
 from __future__ import annotations
 
-import html
-
 from ..core import MetricInputError
 from .explorer import typed_rows
 from ..stats.judges import (cohen_kappa, flip_rate, judge_human_agreement, left_win_rate, same_verdict,
                                           two_order_verdict)
+from .html import error_box
 
 EXAMPLE_JUDGEMENTS = """a a a
 b b b
@@ -48,12 +47,11 @@ def render_judge_agreement_html(text: str,  # verdicts, one pair a line (see `pa
     """The agreement explorer's renderer: per pair the judge's verdict and the person's vote; agreement with and without
     ties (`judge_human_agreement`), Cohen's kappa with its 3 x 3 table, the flip rate and how often the first-shown answer
     wins (`flip_rate`, `left_win_rate`), all from `stats.judges`. Standard library only."""
-    e = html.escape
     try:
         if orders not in JUDGE_ORDERS: raise MetricInputError(f"`orders` must be one of {JUDGE_ORDERS}, got {orders!r}")
         rows = parse_judgements(text)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     both = orders == JUDGE_ORDERS[0]
     judge = [two_order_verdict(f, s) if both else f for f, s, _ in rows]
     people = [p for *_, p in rows]

@@ -10,8 +10,9 @@ import json
 import math
 from functools import lru_cache
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..models.mauve import bucket_shares, curve_area, divergence_curve, frontier_integral
+from .html import error_box
 
 # %% auto #0
 __all__ = ['mauve_precomputed', 'mauve_from_counts', 'render_mauve_html', 'mauve_explorer']
@@ -37,7 +38,7 @@ def _svg_curves(curves, size: int = 260) -> str:
     m = 30
     def xy(x, y): return f"{m + x * size:.1f},{m + (1 - y) * size:.1f}"
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{size + 2 * m}' height='{size + 2 * m}' role='img' "
-           f"aria-label='divergence curves'><rect x='{m}' y='{m}' width='{size}' height='{size}' fill='none' stroke='#999'/>"]
+           f"aria-label='divergence curves'><rect x='{m}' y='{m}' width='{size}' height='{size}' fill='none' stroke='{PALETTE.axis}'/>"]
     for label, col, pts in curves:
         out.append(f"<polyline fill='none' stroke='{col}' stroke-width='2' points='{' '.join(xy(x, y) for x, y in pts)}'>"
                    f"<title>{html.escape(label)}</title></polyline>")
@@ -58,7 +59,7 @@ def _svg_hist(p, q, width: int = 300, height: int = 120) -> str:
     w = width / len(p)
     bars = []
     for j, i in enumerate(order):
-        for k, (h, col) in enumerate(((p[i], '#222'), (q[i], '#d62728'))):
+        for k, (h, col) in enumerate(((p[i], PALETTE.ink), (q[i], PALETTE.highlight))):
             bh = h / top * (height - 10)
             bars.append(f"<rect x='{j * w + k * w / 2:.1f}' y='{height - bh:.1f}' width='{w / 2 - 0.5:.1f}' height='{bh:.1f}' "
                         f"fill='{col}'><title>bucket {i}: {'P' if k == 0 else 'Q'} {h:.3f}</title></rect>")
@@ -83,7 +84,7 @@ def render_mauve_html(comparison: str = '3-gram',  # Q: 'human_control', '1-gram
         if str(seed) not in [str(s) for s in d['seeds']]: raise MetricInputError(f"seed: precomputed for {d['seeds']}, got {seed!r}")
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c <= 0:
             raise MetricInputError(f"c must be a number > 0, got {c!r}")
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     key, s = f'{num_buckets}/{seed}', 0.5 if smoothed else 0.0
     scores, curves = {}, {}
     for k, rows in d['comparisons'].items():
@@ -91,8 +92,8 @@ def render_mauve_html(comparison: str = '3-gram',  # Q: 'human_control', '1-gram
     pc, qc = d['comparisons'][comparison][key]
     p, q = bucket_shares(pc, s), bucket_shares(qc, s)
     name = 'MAUVE*' if smoothed else 'MAUVE'
-    draw = [('human control', '#999', curves['human_control'])] if comparison != 'human_control' else []
-    draw.append((comparison, '#d62728', curves[comparison]))
+    draw = [('human control', PALETTE.axis, curves['human_control'])] if comparison != 'human_control' else []
+    draw.append((comparison, PALETTE.highlight, curves[comparison]))
     bold = " style='font-weight:bold'"
     rows = ''.join(f"<tr{bold if k == comparison else ''}><td>{e(k)}</td><td>{v:.4f}</td></tr>" for k, v in scores.items())
     return (f"<div class='tme-mauve'><p><b>{name} = {scores[comparison]:.4f}</b> (P: Shakespeare, Q: {e(comparison)}; "

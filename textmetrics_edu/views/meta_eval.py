@@ -9,11 +9,11 @@ import html
 import math
 from typing import Mapping, Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..kernels.meta_eval_python import pearson_r, spearman_rho, kendall_tau_b
 from ..stats.correlations import pairwise_accuracy
 from ..stats.meta_eval import score_tables
-from .html import svg_size
+from .html import svg_size, error_box
 
 # %% auto #0
 __all__ = ['EXPLORER_STATISTICS', 'table_html', 'render_meta_eval_html', 'meta_eval_explorer', 'wmt22_system_scores',
@@ -62,15 +62,15 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
     Y = lambda y: height - pad - (y - y0) / (y1 - y0) * (height - 2 * pad)
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' {svg_size(width, height)} class='tme-scatter' role='img' "
              f"aria-label='{html.escape(ylabel, quote=True)} against {html.escape(xlabel, quote=True)}'>",
-             f"<rect x='{left}' y='{pad}' width='{width - left - pad}' height='{height - 2 * pad}' fill='none' stroke='#ccc'/>"]
+             f"<rect x='{left}' y='{pad}' width='{width - left - pad}' height='{height - 2 * pad}' fill='none' stroke='{PALETTE.faint}'/>"]
     xt, yt = _ticks(x0, x1), _ticks(y0, y1)
     for v in xt:
-        parts.append(f"<line x1='{X(v):.1f}' y1='{height - pad}' x2='{X(v):.1f}' y2='{height - pad + 4}' stroke='#999'/>"
-                     f"<text x='{X(v):.1f}' y='{height - pad + 14}' font-size='9' fill='#555' text-anchor='middle'>"
+        parts.append(f"<line x1='{X(v):.1f}' y1='{height - pad}' x2='{X(v):.1f}' y2='{height - pad + 4}' stroke='{PALETTE.axis}'/>"
+                     f"<text x='{X(v):.1f}' y='{height - pad + 14}' font-size='9' fill='{PALETTE.note}' text-anchor='middle'>"
                      f"{_tick_label(v, xt[1] - xt[0] if len(xt) > 1 else 1)}</text>")
     for v in yt:
-        parts.append(f"<line x1='{left - 4}' y1='{Y(v):.1f}' x2='{left}' y2='{Y(v):.1f}' stroke='#999'/>"
-                     f"<text x='{left - 6}' y='{Y(v) + 3:.1f}' font-size='9' fill='#555' text-anchor='end'>"
+        parts.append(f"<line x1='{left - 4}' y1='{Y(v):.1f}' x2='{left}' y2='{Y(v):.1f}' stroke='{PALETTE.axis}'/>"
+                     f"<text x='{left - 6}' y='{Y(v) + 3:.1f}' font-size='9' fill='{PALETTE.note}' text-anchor='end'>"
                      f"{_tick_label(v, yt[1] - yt[0] if len(yt) > 1 else 1)}</text>")
     n = len(xs)
     if n >= 2:
@@ -79,9 +79,9 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
         if sxx > 0:
             b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
             ya, yb = my + b * (x0 - mx), my + b * (x1 - mx)
-            parts.append(f"<line x1='{X(x0):.1f}' y1='{Y(ya):.1f}' x2='{X(x1):.1f}' y2='{Y(yb):.1f}' stroke='#999' stroke-dasharray='4 3'/>")
+            parts.append(f"<line x1='{X(x0):.1f}' y1='{Y(ya):.1f}' x2='{X(x1):.1f}' y2='{Y(yb):.1f}' stroke='{PALETTE.axis}' stroke-dasharray='4 3'/>")
     for x, y, lab in zip(xs, ys, labels):
-        col = '#d62728' if lab in highlight else '#1f77b4'
+        col = PALETTE.highlight if lab in highlight else PALETTE.other
         parts.append(f"<circle cx='{X(x):.1f}' cy='{Y(y):.1f}' r='4' fill='{col}'><title>{html.escape(str(lab))}</title></circle>")
     # the labels, top to bottom, where none overprints another label or a point: right of the point, else left, else a
     # line lower or higher (joined to its point by a thin line); a label is about 6 px per character at font-size 10
@@ -97,7 +97,7 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
             if free(b): break
         taken.append(b)
         if dy: parts.append(f"<line x1='{px:.1f}' y1='{py:.1f}' x2='{b[0] if right else b[1]:.1f}' y2='{base - 3:.1f}' "
-                            "stroke='#bbb' stroke-width='0.6'/>")
+                            f"stroke='{PALETTE.leader}' stroke-width='0.6'/>")
         anchor = '' if right else " text-anchor='end'"
         parts.append(f"<text x='{b[0] if right else b[1]:.1f}' y='{base:.1f}' font-size='10'{anchor}>{html.escape(lab)}</text>")
     parts.append(f"<text x='{width / 2:.0f}' y='{height - 8}' font-size='11' text-anchor='middle'>{html.escape(xlabel)}</text>"
@@ -115,11 +115,11 @@ def render_meta_eval_html(metric_scores: Mapping,  # {system: metric score}
     """Pure renderer of the meta-evaluation explorer: system-level correlations after moving or excluding systems.
     Standard library only (`EXPLORER_STATISTICS`): the same HTML in CPython and in the browser."""
     try: score_tables(metric_scores, human_scores)
-    except MetricInputError as e: return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+    except MetricInputError as e: return error_box(e)
     human = {s: (moved or {}).get(s, v) for s, v in human_scores.items() if s not in set(exclude)}
     metric = {s: v for s, v in metric_scores.items() if s in human}
     if len(human) < 3:
-        return "<div class='tme-error'>keep at least 3 systems</div>"
+        return error_box('keep at least 3 systems')
     rows = []
     for st, f in EXPLORER_STATISTICS.items():  # standard library only (see "Under the hood" above)
         full = f([metric_scores[s] for s in human_scores], list(human_scores.values()))
@@ -197,7 +197,7 @@ def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the org
         unknown = [s for s in excl if s not in H]
         if unknown: raise MetricInputError(f"exclude: no system {', '.join(unknown)}; the systems are {', '.join(H)}")
     except MetricInputError as e:
-        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+        return error_box(e)
     v = list(H.values()); mean = math.fsum(v) / len(v)
     sd = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1))
     moved = {system: H[system] + shift * sd} if shift and system not in excl else {}

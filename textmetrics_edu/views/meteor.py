@@ -8,15 +8,15 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
-from .html import figure_html
+from ..core import MetricInputError, PALETTE
+from .html import figure_html, error_box
 from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 
 # %% auto #0
 __all__ = ['STAGE_COLOURS', 'METEOR_EXPLORER', 'plot_meteor_alignment', 'render_meteor_html', 'meteor_explorer']
 
 # %% ../../nbs/21_meteor.ipynb #9987726e
-STAGE_COLOURS = {'exact': '#4c72b0', 'stem': '#dd8452', 'synonym': '#55a868'}
+STAGE_COLOURS = {'exact': PALETTE.data, 'stem': PALETTE.accent, 'synonym': PALETTE.hit}
 
 
 def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):
@@ -51,7 +51,7 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
     try:
         res = sentence_meteor(hyp, refs, **opts)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     rows = ''.join(f"<tr><td>{e(res.hyp_tokens[i])}</td><td>{e(res.ref_tokens[j])}</td>"
                    f"<td style='color:{STAGE_COLOURS[s]}'>{s}</td></tr>" for i, j, s in res.alignment)
     m, c, hl, rl = res.matches[0], res.chunks[0], res.hyp_lens[0], res.ref_lens[0]
@@ -63,16 +63,16 @@ def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True
             f"</tbody></table><p><small>{e(res.signature)}</small></p></div>")
 
 # %% ../../nbs/21_meteor.ipynb #f288d80e
-from .explorer import explorer, Text, Lines, Float, Flag, Fixed
+from ..metrics import meteor as _meteor   # as a module: the lesson's own names stay the lesson's
+from .explorer import explorer, Text, Lines, Fixed
 from .widgets import widget
 
 # %% ../../nbs/21_meteor.ipynb #38b88113
 METEOR_EXPLORER = explorer(
     'meteor', render_meteor_html, Text('The cars halted near the big houses'), Lines(['the auto stopped near the house']),
-    stem=Flag(True, 'stem stage'), synonyms=Fixed(False), alpha=Float(0.9, 0, 1, 0.05, 'alpha'),
-    beta=Float(3.0, 0.5, 6, 0.5, 'beta'), gamma=Float(0.5, 0, 1, 0.05, 'gamma'), plot=Fixed(False),
+    metric=_meteor.METEOR, options=('stem', 'alpha', 'beta', 'gamma'), synonyms=Fixed(False), plot=Fixed(False),
     rows=[['stem', 'synonyms'], ['alpha', 'beta', 'gamma']],
-    jupyter=dict(synonyms=Flag(True, 'synonym stage'), plot=Fixed(True)),   # WordNet and matplotlib: Python only
+    jupyter=dict(synonyms=True, plot=Fixed(True)),   # WordNet and matplotlib: Python only
     note='In the browser METEOR runs the exact and Porter-stem stages; the WordNet synonym stage needs the '
          'Python package with WordNet 3.0 (<code>meteor_explorer()</code> in Jupyter).',
     example=dict(a0='the car stopped near houses'))

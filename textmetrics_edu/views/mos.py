@@ -9,15 +9,16 @@ import html
 import math
 from typing import Any, Mapping, Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..stats.mos import (
     ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, fmt_ci, mos, parse_ratings)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['MOS_EXPLORER', 'intervals_svg', 'render_mos_html', 'mos_explorer']
 
 # %% ../../nbs/60_mos.ipynb #5e4e29f5
-_COLOURS = {'naive': '#d62728', 'crowdmos': '#1f77b4', 'bootstrap': '#2ca02c'}
+_COLOURS = {'naive': PALETTE.highlight, 'crowdmos': PALETTE.other, 'bootstrap': PALETTE.third}
 
 
 def intervals_svg(results: Mapping[Any, MOSResult],  # {system: MOSResult}, as `mos` returns
@@ -38,7 +39,7 @@ def intervals_svg(results: Mapping[Any, MOSResult],  # {system: MOSResult}, as `
     for v in ticks:
         p.append(f"<text x='{X(v):.1f}' y='{H - 5}' text-anchor='middle'>{v:g}</text>")
     for v in scale:
-        p.append(f"<line x1='{X(v):.1f}' x2='{X(v):.1f}' y1='12' y2='{H - 18}' stroke='#888' stroke-dasharray='3,3'/>")
+        p.append(f"<line x1='{X(v):.1f}' x2='{X(v):.1f}' y1='12' y2='{H - 18}' stroke='{PALETTE.muted}' stroke-dasharray='3,3'/>")
     for k, r in enumerate(res):
         y0 = 20 + k * row
         p.append(f"<text x='{left - 6}' y='{y0 + row / 2 + 3:.1f}' text-anchor='end'>{html.escape(str(r.system))[:40]}</text>")
@@ -68,11 +69,11 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
         if isinstance(ratings, str): ratings = parse_ratings(ratings)
         res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed, engine='python')
     except MetricInputError as e:
-        return f"<div class='tme-error'>{html.escape(str(e))}</div>"
+        return error_box(e)
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
     rows = []
     for r in res.values():
-        cells = ''.join(f"<td{' style=color:#d62728' if r.outside_scale(m) else ''}>{fmt_ci(r.interval(m))}</td>" for m in methods)
+        cells = ''.join(f"<td{f' style=color:{PALETTE.highlight}' if r.outside_scale(m) else ''}>{fmt_ci(r.interval(m))}</td>" for m in methods)
         rows.append(f"<tr><td>{html.escape(str(r.system))}</td><td>{r.score:.3f}</td><td>{r.n_ratings}</td>"
                     f"<td>{r.n_raters}</td><td>{r.n_items}</td>{cells}</tr>")
     notes = [f"the {m} interval leaves the scale for " + ', '.join(html.escape(str(r.system)) for r in res.values() if r.outside_scale(m))
@@ -100,22 +101,13 @@ MOS_EXPLORER = explorer(   # in Jupyter, `mos_explorer(datasets)` adds a menu of
 def mos_explorer(datasets: Mapping[str, Sequence] | None = None,  # {name: long table}; 'typed' (the text box) is always offered
                  text: str = EXAMPLE_RATINGS,  # initial typed ratings
                 ):  # an ipywidgets VBox; `.controls` maps names to controls, `.output` is the HTML view
-    "An explorer of MOS intervals: choose a data set (or type ratings), the interval method and the confidence."
-    import ipywidgets as W
-    from textmetrics_edu.views.html import widget_html
+    """An explorer of MOS intervals: `MOS_EXPLORER`'s controls (`widget`), with a menu of data sets before the typed
+    ratings."""
+    from dataclasses import replace
+    from textmetrics_edu.views.widgets import widget
     datasets = dict(datasets or {})
-    c = dict(data=W.Dropdown(options=['typed', *datasets], value='typed', description='data'),
-             method=W.Dropdown(options=['all', *INTERVAL_METHODS], value='all', description='interval'),
-             confidence=W.FloatSlider(value=0.95, min=0.5, max=0.99, step=0.01, description='confidence'),
-             text=W.Textarea(value=text, description='ratings', layout=W.Layout(width='95%', height='10em')))
-    out = W.HTML()
 
-    def update(*_):
-        d = c['data'].value
-        out.value = widget_html(render_mos_html(c['text'].value if d == 'typed' else datasets[d],
-                                                method=c['method'].value, confidence=round(c['confidence'].value, 4)))
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([W.HBox([c['data'], c['method'], c['confidence']]), c['text'], out])
-    box.controls, box.output = c, out
-    return box
+    def render(data, ratings, **kw): return render_mos_html(ratings if data == 'typed' else datasets[data], **kw)
+    ex = replace(MOS_EXPLORER, render=render, args=(Choice('typed', ['typed', *datasets], 'data'), *MOS_EXPLORER.args),
+                 example={})
+    return widget(ex, 'typed', text)

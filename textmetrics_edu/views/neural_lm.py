@@ -10,6 +10,7 @@ import json
 
 from ..core import MetricInputError
 from ..core.datasets import data_path
+from .html import error_box
 
 
 def surprisal_data() -> dict:
@@ -40,7 +41,7 @@ def render_surprisal_html(passage: str,  # a passage label (a key of the stored 
         others = [k for k in bits if k != 'tiny GPT-2']
         if other not in others: raise MetricInputError(f"other: expected one of {others}, got {other!r}")
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     text, g, o = d['passages'][passage]['text'], bits['tiny GPT-2'], bits[other]
     shown = ['&para;' if c == '\n' else '&nbsp;' if c == ' ' else e(c) for c in text]
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import math
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..lm.ngram_lm import (
     SMOOTHINGS, UNK, check_lm_options, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['NGRAM_LM_EXPLORER', 'render_ngram_lm_html', 'ngram_lm_explorer']
@@ -35,15 +36,15 @@ def render_ngram_lm_html(train: str,  # training text: one sentence per line (to
         sent = lm_tokenize(test)
         res = ngram_perplexity(m, [sent], smoothing)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     known, p_sent, rows = set(m.vocab), pad_sentence(sent, order, padding), []
     for i in range(order - 1, len(p_sent)):
         ctx, w = p_sent[i - order + 1:i], p_sent[i]
         q = ngram_prob(m, w, ctx, smoothing)
         bits = -math.log2(q) if q > 0 else math.inf
         shown = e(w) + ('' if w in known else f" <small>(&rarr; {e(UNK)})</small>")
-        bar = (f"<span style='display:inline-block;height:0.8em;width:{min(240, round(12 * bits))}px;background:#5b8def'></span>"
-               if q > 0 else "<span style='color:#b00'>p = 0: infinite</span>")
+        bar = (f"<span style='display:inline-block;height:0.8em;width:{min(240, round(12 * bits))}px;background:{PALETTE.bar}'></span>"
+               if q > 0 else f"<span style='color:{PALETTE.warning}'>p = 0: infinite</span>")
         rows.append(f"<tr><td>{e(' '.join(ctx)) or '&nbsp;'}</td><td>{shown}</td><td>{q:.4f}</td>"
                     f"<td>{bits:.3f}</td><td>{bar}</td></tr>")
     ppl = float(res)

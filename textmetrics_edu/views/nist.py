@@ -8,9 +8,10 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, ngram_iter
 from ..metrics.nist import NIST, sentence_nist
 from .explorer import explorer, Text, Lines
+from .html import error_box
 
 # %% auto #0
 __all__ = ['NIST_EXPLORER', 'render_nist_html']
@@ -25,14 +26,14 @@ def render_nist_html(hyp: str,  # the hypothesis
     try:
         res = sentence_nist(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     o = dict(max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     rs = (refs,) if isinstance(refs, str) else tuple(refs)
     (ref_toks, info), = NIST.prepare_refs([rs], o)
     h = NIST.preprocess(hyp, o)
     rows = []
     for n in range(1, max_order + 1):
-        grams = sorted({g for g in zip(*[h[i:] for i in range(n)]) if g in info})
+        grams = sorted({g for g in ngram_iter(h, n) if g in info})
         shown = ', '.join(f"{e(' '.join(g))} <small>({info[g] + 0.0:.2f})</small>" for g in grams) or '-'   # + 0.0: no -0.00
         rows.append(f"<tr><td>{n}</td><td>{res.info[n - 1]:.3f}</td><td>{res.hyp_ngrams[n - 1]}</td>"
                     f"<td>{res.precisions[n - 1]:.3f}</td><td>{shown}</td></tr>")

@@ -9,9 +9,9 @@ import html
 import math
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, PALETTE
 from ..lm.perplexity import entropy, softmax
-from .html import figure_html
+from .html import figure_html, error_box
 
 # %% auto #0
 __all__ = ['TEMPERATURE_EXPLORER', 'render_distribution_html', 'temperature_explorer']
@@ -27,7 +27,7 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
     try:
         if len(words) != len(logits): raise MetricInputError(f"{len(words)} words but {len(logits)} scores")
         q = softmax(logits, temperature)
-    except MetricInputError as err: return f"<div class='tme-error'>{e(str(err))}</div>"
+    except MetricInputError as err: return error_box(err)
     H = entropy(q)
     rows = ''.join(f"<tr><td>{e(w)}</td><td>{z:g}</td><td>{x:.4f}</td><td>{-math.log2(x) if x > 0 else math.inf:.3f}</td></tr>"
                    for w, z, x in zip(words, logits, q))
@@ -35,9 +35,9 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
     if plot:
         from matplotlib.figure import Figure
         fig = Figure(figsize=(4.2, 2.4), dpi=100); ax = fig.subplots()
-        ax.bar(range(len(q)), q, color='#4c72b0'); ax.set_xticks(range(len(q)))
+        ax.bar(range(len(q)), q, color=PALETTE.data); ax.set_xticks(range(len(q)))
         ax.set_xticklabels([w[:10] for w in words], rotation=45, ha='right', fontsize=7, parse_math=False)
-        ax.axhline(1 / len(q), color='#dd8452', ls='--', lw=1, label='uniform'); ax.legend(fontsize=7, frameon=False)
+        ax.axhline(1 / len(q), color=PALETTE.accent, ls='--', lw=1, label='uniform'); ax.legend(fontsize=7, frameon=False)
         ax.set_ylabel('p'); ax.set_title(f'T = {temperature:g}: perplexity {2 ** H:.2f}', fontsize=9); fig.tight_layout()
         img = figure_html(fig, 'distribution')
     return (f"<div class='tme-ppl'><p><b>perplexity = 2<sup>H</sup> = {2 ** H:.3f}</b> (entropy H = {H:.3f} bits; "

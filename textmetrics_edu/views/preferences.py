@@ -10,6 +10,7 @@ from typing import Sequence
 from ..core import MetricInputError
 from .explorer import typed_rows
 from ..stats.preferences import bradley_terry_mm, check_battle, online_elo, win_matrix
+from .html import error_box
 
 EXAMPLE_VERDICTS = """gpt-4 claude a
 gpt-4 llama a
@@ -50,7 +51,7 @@ def render_ranking_html(text: str,  # verdicts, one a line (see `parse_verdicts`
         fit = bradley_terry_mm(battles, initial=initial)
         elo = online_elo(battles, k=k, initial=initial)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     W = win_matrix(battles, list(fit.models), tie_weight=0.0)
     T = win_matrix(battles, list(fit.models), tie_weight=1.0)
     rows = []

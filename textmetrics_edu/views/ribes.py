@@ -11,6 +11,7 @@ from typing import Sequence
 from ..core import MetricInputError
 from ..metrics.ribes import RIBES, sentence_ribes, aligned_positions
 from .explorer import explorer, Text, Lines
+from .html import error_box
 
 # %% auto #0
 __all__ = ['RIBES_EXPLORER', 'render_ribes_html']
@@ -25,7 +26,7 @@ def render_ribes_html(hyp: str,  # the hypothesis
     try:
         res = sentence_ribes(hyp, refs, alpha=alpha, beta=beta, tokenize=tokenize, lowercase=lowercase)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     rs = [refs] if isinstance(refs, str) else list(refs)
     k = max(res.best_refs[0], 0)
     o = dict(tokenize=tokenize, lowercase=lowercase)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, check_refs_of_segment
-from ..metrics.rouge import (ROUGE_TOKENIZERS, lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
+from ..core import MetricInputError, check_refs_of_segment, PALETTE
+from ..metrics.rouge import (lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
                                           sentence_rouge)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['ROUGE_EXPLORER', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
@@ -33,8 +34,8 @@ def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_ce
     for i in range(1, len(ref_tokens) + 1):
         cells = []
         for j in range(1, len(hyp_tokens) + 1):
-            if (i - 1, j - 1) in matches: style = "background:#55a868;color:white;font-weight:bold"
-            elif (i, j) in path: style = "background:#d4edda"
+            if (i - 1, j - 1) in matches: style = f"background:{PALETTE.hit};color:white;font-weight:bold"
+            elif (i, j) in path: style = f"background:{PALETTE.match}"
             else: style = ''
             cells.append(f"<td style='{style}'>{t[i][j]}</td>")
         rows.append(f"<tr><th>{e(ref_tokens[i - 1])}</th>{''.join(cells)}</tr>")
@@ -56,7 +57,7 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
         rts = [rouge_tokenize(r, tokenize, stem, 'raise', f'refs[{j}]') for j, r in enumerate(refs)]
         scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     src = lambda t: scores[t].best_refs[0]  # the reference (index) the figure of variant `t` comes from (-1: pooled)
     ref_no = lambda j: str(j + 1) if j >= 0 else 'all (pooled)'
     stab = ''.join(f"<tr><td>{e(t)}</td><td>{s.precision:.4f}</td><td>{s.recall:.4f}</td><td><b>{float(s):.4f}</b></td>"
@@ -65,7 +66,7 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
     for k in sorted({1, n}):
         j = max(src(f'rouge{k}'), 0)
         for row in rouge_ngram_rows(ht, rts[j], k):
-            colour = '#d4edda' if row['match'] == row['hyp'] else ('#fff3cd' if row['match'] else '#f8d7da')
+            colour = PALETTE.match if row['match'] == row['hyp'] else (PALETTE.partial if row['match'] else PALETTE.miss)
             rows.append(f"<tr><td>{k}</td><td>{j + 1}</td><td><code>{e(row['ngram'])}</code></td><td>{row['hyp']}</td>"
                         f"<td>{row['ref']}</td><td style='background:{colour}'>{row['match']}</td></tr>")
     jl = max(src('rougeL'), 0)
@@ -81,14 +82,14 @@ def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: 
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></details></div>")
 
 # %% ../../nbs/20_rouge.ipynb #37df2161
-from ..metrics.rouge import ROUGE_TOKENIZERS
-from .explorer import explorer, Text, Lines, Int, Flag, Choice
+from ..metrics import rouge as _rouge   # as a module: the lesson's own names stay the lesson's
+from .explorer import explorer, Text, Lines, Int
 from .widgets import widget
 
 # %% ../../nbs/20_rouge.ipynb #4490a672
 ROUGE_EXPLORER = explorer(
-    'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), n=Int(2, 1, 4, 'n'), stem=Flag(False, 'stemming'),
-    tokenize=Choice('rouge_score', list(ROUGE_TOKENIZERS), 'tokenizer'),
+    'rouge', render_rouge_html, Text('the guard arrived late because of the rain'), Lines(['the guard arrived late because it was raining']), 
+    metric=_rouge.rouge_metric('rougeL'), options=('stem', 'tokenize'), n=Int(2, 1, 4, 'n'), rows=[['n', 'stem', 'tokenize']],
     example=dict(a0='the guards arrive later', n=1, stem=True))
 
 # %% ../../nbs/20_rouge.ipynb #9103f432

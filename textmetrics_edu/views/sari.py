@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics import sari as _sari   # as a module: the lesson's own names stay the lesson's
+from .html import error_box
 
 # %% auto #0
 __all__ = ['SARI_EXPLORER', 'render_sari_html']
@@ -32,7 +33,7 @@ def render_sari_html(hyp: str,  # the system output O
                                                                                                    'hyp', True))
         R = Counter(t for r in rs for t in _sari.sari_tokens(r, tokenize, lowercase))
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     k = len(rs)
     rows = []
     for w in sorted(set(I) | set(O), key=lambda w: (w not in I, w)):

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core import MetricInputError, check_seed, check_count, stats_row
+from ..core import MetricInputError, check_seed, check_count, stats_row, PALETTE
 from ..stats.significance import find_metric, check_systems, row_scorer, better_of
 from ..metrics import bleu, chrf  # noqa: F401 (registers the explorer's metrics: the browser discovers none)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
@@ -23,11 +24,11 @@ def _bootstrap_svg(centred: list, observed: float, width: int = 360, height: int
     for x in centred: counts[min(bins - 1, int((x - lo) / span * bins))] += 1
     top, bw = max(counts) or 1, width / bins
     bars = ''.join(f"<rect x='{i * bw:.1f}' y='{height - 20 - 80 * k / top:.1f}' width='{bw - 1:.1f}' height='{80 * k / top:.1f}' "
-                   f"fill='#5b8def'/>" for i, k in enumerate(counts) if k)
+                   f"fill='{PALETTE.bar}'/>" for i, k in enumerate(counts) if k)
     xo = (observed - lo) / span * width
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
             f"aria-label='histogram of the centred bootstrap differences'>{bars}"
-            f"<line x1='{xo:.1f}' y1='0' x2='{xo:.1f}' y2='{height - 20}' stroke='#c00' stroke-width='2'/>"
+            f"<line x1='{xo:.1f}' y1='0' x2='{xo:.1f}' y2='{height - 20}' stroke='{PALETTE.observed}' stroke-width='2'/>"
             f"<text x='2' y='{height - 5}' font-size='10'>{lo:.4f}</text>"
             f"<text x='{width - 2}' y='{height - 5}' font-size='10' text-anchor='end'>{hi:.4f}</text></svg>")
 
@@ -53,7 +54,7 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
         n = len(bl)
         f = row_scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     total = lambda rows, idx: [sum(col) for col in zip(*(rows[i] for i in idx))]
     bl_score, sy_score = f(total(bl, range(n))), f(total(sy, range(n)))
     diff = abs(sy_score - bl_score)

@@ -9,6 +9,7 @@ import html
 
 from ..core import MetricInputError
 from ..metrics.span_f1 import (SCHEMES, SPAN_F1, conlleval_spans, read_tags, strict_spans, prf)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['SPAN_F1_EXPLORER', 'render_span_f1_html']
@@ -28,7 +29,7 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
                        ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: the spans of the conlleval and the strict reading, matched against gold, with both scores."
     e = html.escape
-    if scheme not in SCHEMES: return f"<div class='tme-error'>`scheme` must be one of {list(SCHEMES)}</div>"
+    if scheme not in SCHEMES: return error_box(f"`scheme` must be one of {list(SCHEMES)}")
     try:
         h, r = read_tags(hyp, 'prediction'), read_tags(ref, 'gold')
         if len(h) != len(r): raise MetricInputError(f"{len(h)} predicted tags but {len(r)} gold tags")
@@ -36,7 +37,7 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
         if toks and len(toks) != len(h): raise MetricInputError(f"{len(toks)} tokens but {len(h)} tags")
         hs, rs = read_tags(hyp, 'prediction', scheme), read_tags(ref, 'gold', scheme)
     except MetricInputError as err:
-        return f"<div class='tme-error'>{e(str(err))}</div>"
+        return error_box(err)
     cols = []
     for label, fn, excl in (('conlleval (default)', conlleval_spans, False), (f'strict {scheme}', lambda t: strict_spans(t, scheme), True)):
         ps, gs = set(fn(h)), set(fn(r))
@@ -50,11 +51,11 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
     return f"<div class='tme-span-f1'><table><tr>{''.join(cols)}</tr></table></div>"
 
 # %% ../../nbs/53_span_f1.ipynb #b5d28402
-from .explorer import explorer, Text, Choice
+from .explorer import explorer, Text
 
 # %% ../../nbs/53_span_f1.ipynb #8017c122
 SPAN_F1_EXPLORER = explorer(
     'span_f1', render_span_f1_html, Text('B-PER I-PER O I-LOC I-LOC O B-ORG', 'predicted tags'),
     Text('B-PER I-PER O B-LOC O O B-ORG', 'gold tags'), tokens=Text('Ada Lovelace visited London today with IBM', 'tokens'),
-    scheme=Choice('IOB2', SCHEMES, 'strict scheme'),
+    metric=SPAN_F1, options=(('scheme', 'IOB2'),), rows=[['tokens', 'scheme']],
     example=dict(a0='B-PER I-PER O B-LOC I-LOC O S-ORG', scheme='IOBES'))

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..metrics.squad import (SQUAD_CONVENTIONS, SQUAD, squad_normalize, squad_tokens, squad_exact,
                                            squad_token_f1, squad_gold_answers)
+from .html import error_box
 
 # %% auto #0
 __all__ = ['SQUAD_EXPLORER', 'render_squad_html']
@@ -22,10 +23,10 @@ def render_squad_html(prediction: str,  # the predicted answer ('' = no answer)
                      ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: the normalised answers, common tokens, P/R/F1 and EM per gold answer, and the question's score."
     e = html.escape
-    if convention not in SQUAD_CONVENTIONS: return f"<div class='tme-error'>`convention` must be one of {list(SQUAD_CONVENTIONS)}</div>"
+    if convention not in SQUAD_CONVENTIONS: return error_box(f"`convention` must be one of {list(SQUAD_CONVENTIONS)}")
     if isinstance(golds, str) or not _seq_of_str(golds):
-        return "<div class='tme-error'>`golds` must be a list of answers</div>"
-    if not isinstance(prediction, str): return "<div class='tme-error'>`prediction` must be a str</div>"
+        return error_box('`golds` must be a list of answers')
+    if not isinstance(prediction, str): return error_box('`prediction` must be a str')
     golds = list(golds) or ['']
     kept = squad_gold_answers(golds, convention)
     p = squad_tokens(prediction)

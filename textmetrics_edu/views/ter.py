@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..kernels.ter import hypothesis_tokens, tercom_reference_tokens
 from ..metrics.ter import translation_edit_rate, perform_shift
+from ..core import PALETTE
 
 # %% auto #0
 __all__ = ['ter_shift_rows', 'plot_ter_shifts']
@@ -43,16 +44,16 @@ def plot_ter_shifts(hyp: str,  # the hypothesis
     rows.append((r, 'reference', set()))
     for y, (words, label, shade) in zip(range(R - 1, -1, -1), rows):
         for i, x in enumerate(words):
-            ax.text(i, y, x, ha='center', va='center', fontsize=9, bbox=dict(boxstyle='round', fc='#cfe2f3' if i in shade else 'white'))
+            ax.text(i, y, x, ha='center', va='center', fontsize=9, bbox=dict(boxstyle='round', fc=PALETTE.shade if i in shade else 'white'))
         ax.text(-1.2, y, label, ha='right', va='center', fontsize=8)
     for k, (words, perm, block) in enumerate(stages):
         y = R - 1 - k
         for p, o in enumerate(perm):
-            ax.annotate('', (p, y - 0.8), (o, y - 0.2), arrowprops=dict(arrowstyle='->', color='#dd8452' if o in block else 'grey'))
+            ax.annotate('', (p, y - 0.8), (o, y - 0.2), arrowprops=dict(arrowstyle='->', color=PALETTE.accent if o in block else 'grey'))
     i = j = 0  # the final alignment: the trace rewrites the shifted hypothesis into the reference
     for t in trace:
         if t in ' s':
-            ax.plot([i, j], [0.8, 0.2], color='#55a868' if t == ' ' else 'grey', lw=1, ls='-' if t == ' ' else ':')
+            ax.plot([i, j], [0.8, 0.2], color=PALETTE.hit if t == ' ' else 'grey', lw=1, ls='-' if t == ' ' else ':')
             i += 1; j += 1
         elif t == 'd': i += 1
         else: j += 1
