@@ -95,15 +95,17 @@ docs: setup
 # the precomputed tool outputs are not duplicated), one Chromium per worker. Without it pytest runs in one process.
 XDIST = $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
 
-test: setup
+test: setup lint
 	@t0=$(NOW); $(PY) tools/build_site.py --no-export || exit $$?; t1=$(NOW); \
 	  $(PY) -m pytest tests -q -p no:cacheprovider $(XDIST) --durations=15; rc=$$?; \
 	  echo "make test: the site (every notebook executed) $$(( t1 - t0 )) s, pytest $$(( $(NOW) - t1 )) s, exit $$rc"; exit $$rc
 
 # Unused imports and undefined names in the package (from its notebooks), tests, tools and benchmarks: pyproject.toml's
-# [tool.ruff]; a second or two. A finding in textmetrics_edu/ is fixed in its notebook, then `make export`.
+# [tool.ruff]; then undefined names in the notebooks themselves (tools/lint_notebooks.py). A few seconds; `make test`
+# runs it first. A finding in textmetrics_edu/ is fixed in its notebook, then `make export`.
 lint: $(STAMP)
 	$(PY) -m ruff check --no-cache .
+	$(PY) tools/lint_notebooks.py
 
 # The sweeps `make test` leaves out (tests/conftest.py: `--slow`, marker `slow`). No site build: none of them is a browser test.
 test-slow: setup

@@ -10,7 +10,8 @@ import sacrebleu
 from textmetrics_edu.core import MetricInputError, SegmentRefs, check_hyps, refs_from_streams, tokenize
 from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu
 from textmetrics_edu.metrics.chrf import corpus_chrf
-from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge, cached_skip_bigrams, cached_ngrams
+from textmetrics_edu.metrics.rouge import skip_bigrams, sentence_rouge
+from textmetrics_edu.kernels.rouge import cached_skip_bigrams, cached_ngrams
 from textmetrics_edu.metrics.ter import corpus_ter
 
 EXE = str(Path(sys.executable).parent / 'textmetrics-edu')

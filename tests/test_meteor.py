@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from textmetrics_edu import corpus_meteor, sentence_meteor, MetricInputError
-from textmetrics_edu.metrics.meteor import (load_wordnet, meteor_align, meteor_tokenize, count_chunks, WordNetMissingError,
-                                    find_wordnet_dir, lexnames_text, tokens_cached)
+from textmetrics_edu.metrics.meteor import load_wordnet, meteor_align, meteor_tokenize, count_chunks, tokens_cached
+from textmetrics_edu.kernels.meteor import WordNetMissingError, find_wordnet_dir, lexnames_text
 from textmetrics_edu.views.meteor import render_meteor_html, meteor_explorer, plot_meteor_alignment
 
 nltk_meteor = pytest.importorskip('nltk.translate.meteor_score')

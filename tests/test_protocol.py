@@ -1,19 +1,18 @@
 "The metric protocol in core: options, derived functions, registration, CLI flags, significance for every metric."
 import inspect
 import json
-import warnings
 
 import pytest
 import sacrebleu
 
 from textmetrics_edu.core import (METRICS, Metric, Option, MetricInputError, MetricResult, discover_metrics, get_metric,
-                                  make_signature, metrics_table, stats_row, stats_from_row, validate_options)
+                                  make_signature, metrics_table, stats_row, stats_from_row)
 from textmetrics_edu.metrics.bleu import corpus_bleu, sentence_bleu, BLEU
 from textmetrics_edu.metrics.chrf import corpus_chrf, sentence_chrf
 from textmetrics_edu.metrics.ter import corpus_ter, sentence_ter
 from textmetrics_edu.metrics.wer import corpus_wer
 from textmetrics_edu.metrics.rouge import corpus_rouge, sentence_rouge
-from textmetrics_edu.stats.significance import paired_test, bootstrap_ci, stats_matrix
+from textmetrics_edu.stats.significance import paired_test, bootstrap_ci
 
 H = ['the cat sat on the mat today', 'a quick brown fox jumps over the dog', 'hello there my good friend']
 S = ['the cat is on the mat today', 'the quick brown fox jumped over a dog', 'hello my friend']

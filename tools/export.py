@@ -26,7 +26,6 @@ import os
 import sys
 from pathlib import Path
 
-from fastcore.all import L
 from nbdev.config import add_init, get_config
 from nbdev.doclinks import _build_modidx, nbglob
 from nbdev.export import nb_export

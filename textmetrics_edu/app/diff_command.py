@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from pathlib import Path
 
 from ..core import MetricInputError, METRICS, SegmentRefs, register_command, CommandSpec, cli_options
 from ..core import CONVENTIONS, LEVELS

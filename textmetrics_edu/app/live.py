@@ -10,8 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from ..views.explorer import (Control, Explorer, Text, Lines, Csv, Numbers, Int, Float, Choice, Flag,
-                                            Fixed, LiveInputError, raw_of, render_call, spec_of, get_explorer,
+from ..views.explorer import (Control, Explorer, 
+                                            raw_of, render_call, spec_of, get_explorer,
                                             discover_explorers)
 
 # %% auto #0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
 from ..core import MetricInputError, register_command, CommandSpec
 from ..stats.alpaca_eval import annotations_win_rate, lc_win_rate, read_annotations

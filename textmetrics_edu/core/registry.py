@@ -5,10 +5,10 @@
 # %% ../../nbs/00_core.ipynb #aa0c2380
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Callable
 
-from .protocol import CountedModel, Metric, Option, corpus_fn, sentence_fn
+from .protocol import CountedModel, Metric, Option
 from .inputs import MetricInputError
 
 # %% auto #0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 

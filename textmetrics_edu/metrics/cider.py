@@ -12,7 +12,6 @@ import shutil
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Sequence
 
 from ..core import (ngram_iter, filtered_stderr, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,

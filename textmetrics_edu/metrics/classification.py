@@ -16,7 +16,7 @@ from ..core import (MetricInputError, MetricResult, make_signature, Metric, Opti
                                   accepts_tool_names, detail, summable)
 from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_label, check_labels, classification_statistics, accuracy_from_stats,
-    mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, per_class_prf, prf_from_stats, select_labels, nan_mean, sorted_labels,
+    mcc_from_stats, UndefinedMetricWarning, IgnoredOptionWarning, prf_from_stats, select_labels, nan_mean, sorted_labels,
     check_zero_division, per_class_prf_unchecked)
 
 # %% auto #0

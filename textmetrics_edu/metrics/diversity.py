@@ -5,9 +5,8 @@
 # %% ../../nbs/32_diversity.ipynb #96b6198c
 from __future__ import annotations
 
-import json
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -15,7 +14,7 @@ from functools import partial
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
                                   Metric, Option, TOKENIZERS, register, accepts_tool_names)
-from .bleu import preprocess, BLEUStats, sentence_bleu, checked_bleu_options, bleu_from_stats_unchecked
+from .bleu import preprocess, BLEUStats, checked_bleu_options, bleu_from_stats_unchecked
 
 # %% auto #0
 __all__ = ['DIVERSITY_OPTIONS', 'DISTINCT_LEVEL', 'SELF_BLEU', 'distinct_counts', 'DistinctResult', 'corpus_distinct',

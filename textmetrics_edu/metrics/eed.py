@@ -9,7 +9,6 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, summable)

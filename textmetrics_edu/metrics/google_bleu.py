@@ -5,7 +5,7 @@
 # %% ../../nbs/04_google_bleu.ipynb #8d73bfac
 from __future__ import annotations
 
-from collections import Counter, _count_elements
+from collections import _count_elements
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence

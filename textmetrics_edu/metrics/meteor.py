@@ -13,8 +13,7 @@ from ..core import (MetricInputError, MetricResult, check_text, make_signature, 
                                   corpus_fn, sentence_fn, detail, summable)
 # the plumbing (WordNet without a download, caches, the indexed alignment, the METEOR 1.5 jar): see the engine notebook
 from ..kernels.stem import porter_stem
-# (WordNetMissingError, find_wordnet_dir, lexnames_text and the caches are importable from the lesson too)
-from ..kernels.meteor import (WordNetMissingError, lexnames_text, find_wordnet_dir, load_wordnet,
+from ..kernels.meteor import (load_wordnet,
                                            wordnet_synonyms, tokens_cached, align_fast)
 
 # %% auto #0

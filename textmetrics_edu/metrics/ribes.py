@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
-from ..core import (MetricInputError, MetricResult, make_signature,
+from ..core import (MetricResult, make_signature,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, TOKENIZERS, summable)
 
 # %% auto #0

@@ -19,9 +19,8 @@ from ..core import (MetricInputError, MetricResult, check_text, check_refs_of_se
                                   accepts_tool_names)
 # the fast, tool-exact pieces (caches, bit-parallel LCS, Perl's stemmer, the tokenization rules, ROUGE-W's weighted
 # LCS): see the "under the hood" notebook
-from ..kernels.stem import porter_stem, perl_porter_stem
-from ..kernels.rouge import (cached_tokens, tokenizer_fn, is_lossy, rouge_sentences, cached_ngrams, clipped_overlap, cached_skip_bigrams,
-                                          lcs_length, lcs_ref_indices, seg_units, wlcs_hits)
+from ..kernels.rouge import (cached_tokens, tokenizer_fn, is_lossy, rouge_sentences, 
+                                          seg_units, wlcs_hits)
 
 # %% auto #0
 __all__ = ['ROUGE_TOKENIZERS', 'ROUGE_MULTI_REF', 'ROUGE_OPTIONS', 'RougeTokenizationWarning', 'rouge_tokenize', 'ngram_overlap',

@@ -19,8 +19,8 @@ from typing import Callable, Sequence
 from ..core import (MetricInputError, MetricResult, check_corpus, make_signature,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, stats_row, summable)
 from .edit_distance import levenshtein_matrix, backtrace, backtrace_rapidfuzz, render_alignment
-from ..kernels.wer import (items as _items, reference_items as _reference, clear_reference_caches, PURE_STEPS,
-                                        segment_distance, segment_codes, align_items, align_segments, cat, flat,
+from ..kernels.wer import (items as _items, reference_items as _reference, PURE_STEPS,
+                                        segment_distance, segment_codes, align_items, cat, flat,
                                         jiwer_words, jiwer_chars, WERStats)
 
 # %% auto #0

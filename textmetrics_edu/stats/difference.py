@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from ..core import (MetricInputError, Metric, METRICS, discover_metrics, check_corpus, check_count,
                                   stats_row, stats_from_row, n_refs_label)
-from ..core import LEVELS, Convention, Conventions, CONVENTIONS, declare_conventions
+from ..core import LEVELS, Convention, Conventions, CONVENTIONS
 
 # %% auto #0
 __all__ = ['METHODS', 'first_divergence', 'token_diff', 'wdiff', 'named_stats', 'SegmentDifference', 'Difference', 'result_steps',

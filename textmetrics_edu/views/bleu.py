@@ -10,7 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError, fmt_value, PALETTE
 from .html import figure_html, error_box
-from ..metrics.bleu import BLEUResult, SMOOTH_DEFAULTS, bleu_ngram_table, sentence_bleu
+from ..metrics.bleu import BLEUResult, bleu_ngram_table, sentence_bleu
 
 # %% auto #0
 __all__ = ['BLEU_EXPLORER', 'plot_bleu', 'render_bleu_html', 'bleu_explorer']
@@ -18,8 +18,6 @@ __all__ = ['BLEU_EXPLORER', 'plot_bleu', 'render_bleu_html', 'bleu_explorer']
 # %% ../../nbs/01_bleu.ipynb #e93a512a
 def plot_bleu(result: BLEUResult, ax=None):
     "Bar chart of the modified precisions p_n with the brevity penalty and the score as lines. Returns the figure."
-    import matplotlib
-    import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
     if ax is None:
         fig = Figure(figsize=(4.2, 2.6), dpi=100)
