@@ -163,7 +163,7 @@ def test_the_declared_direction_is_what_the_scores_do(name):
 
 @pytest.mark.parametrize('name', NAMES)
 def test_corpus_total_equals_adding_one_by_one(name):
-    "Issue 21: `total_stats` (linear; `fieldwise_total` where a class declares it) gives what `+` left to right gives."
+    "Issue 21: `total_stats` (linear: `summable`'s `total_of`) gives what `+` left to right gives."
     from textmetrics_edu.core import check_corpus, total_stats
     m = METRICS[name].metric
     if m.segment_stats is None or m.aggregate == 'corpus': pytest.skip('no per-segment statistics')

@@ -14,8 +14,8 @@ from .inputs import MetricInputError, TextmetricsDeprecationWarning, is_sequence
 # %% auto #0
 __all__ = ['REFERENCE_POLICIES', 'HYP_NAMES', 'REF_NAMES', 'Option', 'validate_options', 'progress_reporter', 'progress_iter',
            'filtered_stderr', 'best_reference', 'best_of_references', 'n_refs_label', 'CorpusPrep', 'CountedModel',
-           'Example', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail',
-           'fieldwise_total', 'total_stats', 'stats_row', 'stats_from_row', 'with_detail']
+           'Example', 'Metric', 'io_names', 'accepts_tool_names', 'corpus_fn', 'sentence_fn', 'detail', 'total_stats',
+           'stats_row', 'stats_from_row', 'with_detail']
 
 # %% ../../nbs/00_core.ipynb #53420e08
 _MISSING = object()
@@ -418,37 +418,12 @@ def sentence_fn(metric: Metric, doc: str = '', name: str | None = None) -> Calla
 # %% ../../nbs/00_core.ipynb #ae562949
 def detail(default=()):
     """A field of a statistics object that is detail, not a statistic (per-segment values kept for the result,
-    e.g. TER's best reference of each segment): `stats_row` skips it, `__add__` may concatenate it."""
+    e.g. TER's best reference of each segment): `stats_row` skips it, `summable`'s `+` concatenates it."""
     return field(default=default, compare=False, metadata={'detail': True})
 
 
-def fieldwise_total(cls, items: Sequence) -> Any:
-    """The sum of `items` (statistics of class `cls`) in one pass, equal to adding them left to right with an `__add__`
-    that works field by field: numbers are added in order, tuples of numbers element by element, detail tuples
-    concatenated, a detail defaulting to None takes the first value given. Adding n objects one by one copies the
-    detail tuples n times (quadratic: 78 s for 80,000 TER segments); this is linear. Declare it on a statistics
-    class as `total_of = classmethod(fieldwise_total)`; `total_stats` uses it."""
-    import itertools
-    kw = {}
-    for f in fields(cls):
-        vals = [getattr(x, f.name) for x in items]
-        if f.metadata.get('detail'):
-            kw[f.name] = (next((v for v in vals if v is not None), None) if f.default is None
-                          else tuple(itertools.chain.from_iterable(vals)))
-        elif isinstance(vals[0], tuple):
-            acc = list(vals[0])
-            for v in vals[1:]:
-                for i, x in enumerate(v): acc[i] = acc[i] + x
-            kw[f.name] = tuple(acc)
-        else:
-            acc = vals[0]
-            for v in vals[1:]: acc = acc + v
-            kw[f.name] = acc
-    return cls(**kw)
-
-
 def total_stats(stats: Sequence) -> Any:
-    "The corpus statistics: the class's linear `total_of(items)` where declared (`fieldwise_total`), else `+` left to right."
+    "The corpus statistics: the class's linear `total_of(items)` where declared (`summable`), else `+` left to right."
     if not stats: raise MetricInputError("no statistics to add (an empty corpus)")
     total_of = getattr(type(stats[0]), 'total_of', None)
     if callable(total_of): return total_of(stats)
