@@ -64,3 +64,11 @@ def test_ngrams_have_one_home():
     found = [f"{m}:{n.lineno}" for m, tree in sources() if m != NGRAM_HOME for n in ast.walk(tree) if is_ngram_zip(n)]
     assert not found, f"n-grams typed again: use core's `ngram_iter`/`ngrams`/`ngram_counts`: {found}"
     assert any(is_ngram_zip(n) for n in ast.walk(dict(sources())[NGRAM_HOME])), f"{NGRAM_HOME} lost its n-grams"
+
+
+def test_tokenizers_are_reached_through_core():
+    """One door to the tokenizers: `core.tokenize` (checked) and `core.tokens_unchecked` (what is inside it, for a
+    stage whose options are validated once per call); no module indexes `TOKENIZERS[...]` and splits by itself."""
+    found = [f'{rel}:{n.lineno}' for rel, tree in sources() if rel != NGRAM_HOME for n in ast.walk(tree)
+             if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == 'TOKENIZERS']
+    assert found == [], f'TOKENIZERS[...] outside core/text.py (use core.tokens_unchecked): {found}'

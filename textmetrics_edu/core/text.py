@@ -17,7 +17,7 @@ from .inputs import MetricInputError, TextmetricsDeprecationWarning, check_text
 
 # %% auto #0
 __all__ = ['TOKENIZERS', 'tokenize_none', 'tokenize_13a', 'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize',
-           'ngram_iter', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts']
+           'tokens_unchecked', 'ngram_iter', 'ngrams', 'ngram_counts', 'max_ref_counts', 'clipped_counts']
 
 # %% ../../nbs/00_core.ipynb #b07f565c
 _RE_13A = [
@@ -85,7 +85,19 @@ def tokenize(text: str,  # the segment
     check_text(text, 'text')
     if not isinstance(lowercase, bool): raise MetricInputError(f"`lowercase` must be True or False, got {lowercase!r}")
     if lowercase: text = text.lower()
-    return get_tokenizer(tokenize)(text.rstrip() if rstrip else text).split()
+    get_tokenizer(tokenize)
+    return list(tokens_unchecked(text, tokenize, lowercase, rstrip))
+
+
+def tokens_unchecked(text: str,  # the segment (a str: not checked)
+                     tokenize: str = '13a',  # a name of `TOKENIZERS` (not checked)
+                     lowercase: bool = False,
+                     rstrip: bool = True,  # strip trailing whitespace first (sacreBLEU's BLEU; RIBES does not)
+                    ) -> tuple[str, ...]:  # the tokens
+    """`tokenize` without its checks, for a metric's stages once its options are validated (per call, not per
+    segment): the door `tokenize` checks, this is what is inside (the tokenizers cache each distinct line)."""
+    if lowercase: text = text.lower()
+    return tuple(TOKENIZERS[tokenize](text.rstrip() if rstrip else text).split())
 
 # %% ../../nbs/00_core.ipynb #da031233
 def ngram_iter(tokens: Sequence[str], n: int) -> Iterable[tuple[str, ...]]:

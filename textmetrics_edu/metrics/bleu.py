@@ -14,7 +14,8 @@ from typing import Sequence
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_text, check_refs_of_segment,
                                   get_tokenizer, ngram_counts, max_ref_counts, clipped_counts, make_signature, fmt_value,
-                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS, summable)
+                                  Metric, Option, validate_options, corpus_fn, sentence_fn, register, TOKENIZERS, summable,
+                                  tokens_unchecked)
 
 # %% auto #0
 __all__ = ['SMOOTH_DEFAULTS', 'BLEU_OPTIONS', 'BLEU', 'corpus_bleu', 'sentence_bleu', 'preprocess', 'modified_precision',
@@ -25,8 +26,7 @@ __all__ = ['SMOOTH_DEFAULTS', 'BLEU_OPTIONS', 'BLEU', 'corpus_bleu', 'sentence_b
 @lru_cache(maxsize=2**17)
 def _prep(text: str, tokenize: str, lowercase: bool) -> tuple[str, ...]:
     "`preprocess` unchecked: the caller has validated `tokenize` once per call (cached, so one lookup per distinct text)."
-    if lowercase: text = text.lower()
-    return tuple(TOKENIZERS[tokenize](text.rstrip()).split())
+    return tokens_unchecked(text, tokenize, lowercase)
 
 
 def preprocess(text: str,  # one segment

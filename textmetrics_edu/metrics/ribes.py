@@ -13,7 +13,8 @@ from itertools import combinations
 from typing import Sequence
 
 from ..core import (MetricResult, make_signature,
-                                  Metric, Option, corpus_fn, sentence_fn, register, detail, TOKENIZERS, summable)
+                                  Metric, Option, corpus_fn, sentence_fn, register, detail, TOKENIZERS, summable,
+                                  tokens_unchecked)
 
 # %% auto #0
 __all__ = ['RIBES_OPTIONS', 'RIBES', 'corpus_ribes', 'sentence_ribes', 'aligned_positions', 'word_rank_alignment', 'kendall_tau',
@@ -141,9 +142,7 @@ def _increasing_pairs(worder):
 
 
 @lru_cache(maxsize=2**17)
-def _toks(text, tokenize, lowercase):
-    if lowercase: text = text.lower()
-    return tuple(TOKENIZERS[tokenize](text).split())
+def _toks(text, tokenize, lowercase): return tokens_unchecked(text, tokenize, lowercase, rstrip=False)  # as NLTK: no strip
 
 
 def _ribes_reference(hyp: str, ref: str, o: dict, j: int) -> RIBESSums:
