@@ -14,7 +14,7 @@ from .inputs import MetricInputError
 # %% auto #0
 __all__ = ['METRICS', 'COMMANDS', 'METRIC_PACKAGES', 'COUNTED_MODELS', 'Registration', 'CommandSpec', 'register_command',
            'cli_flag', 'cli_options', 'register', 'discover_metrics', 'get_metric', 'metrics_table',
-           'register_corpus_level', 'register_counted_model', 'get_counted_model']
+           'register_counted_model', 'get_counted_model']
 
 # %% ../../nbs/00_core.ipynb #fb1d9cdb
 @dataclass(frozen=True)
@@ -71,15 +71,21 @@ def cli_options(metric: Metric) -> tuple:
                  if o.name not in metric.fixed and cli_flag(metric, o) and o.type != 'numbers')
 
 
+_DERIVED = object()
+
+
 def register(metric: Metric,  # the protocol spec
              corpus: Callable | None = None,  # the public corpus function (default: `metric.corpus`)
-             sentence: Callable | None = None,  # the public sentence function (default: `metric.sentence`)
+             sentence: Callable | None = _DERIVED,  # the public sentence function (default: `metric.sentence`); None:
+             # the metric has none, its segments have a score only within their corpus (CIDEr: the IDF comes from the
+             # references of all images), so the CLI's `--segments` and `--explain N` read the corpus result's
+             # `segment_scores` and `explain(i)` instead of scoring a segment alone
             ) -> Metric:
     "Register a metric for the CLI, the significance tests and the index table (the one way in); returns it."
     if corpus is None and metric.aggregate == 'corpus':
         raise ValueError(f"{metric.name}: a metric without per-segment statistics needs its corpus function")
-    METRICS[metric.name] = Registration(metric, corpus or metric.corpus,
-                                        sentence or (metric.sentence if metric.aggregate != 'corpus' else None))
+    if sentence is _DERIVED: sentence = metric.sentence if metric.aggregate != 'corpus' else None
+    METRICS[metric.name] = Registration(metric, corpus or metric.corpus, sentence)
     return metric
 
 
@@ -125,16 +131,6 @@ def metrics_table() -> str:
     return '\n'.join(rows)
 
 # %% ../../nbs/00_core.ipynb #e0883355
-def register_corpus_level(metric: Metric,  # the protocol spec
-                          corpus: Callable | None = None,  # the public corpus function (default: `metric.corpus`)
-                         ) -> Metric:
-    """Register a metric whose segments have a score only within their corpus (CIDEr: the IDF comes from the
-    references of all images): no sentence function, so the CLI's `--segments` and `--explain N` read the corpus
-    result's `segment_scores` and `explain(i)` instead of scoring a segment alone. Returns the metric."""
-    METRICS[metric.name] = Registration(metric, corpus or metric.corpus, None)
-    return metric
-
-
 COUNTED_MODELS: dict[str, CountedModel] = {}   # name -> spec, filled by the lessons' modules (`register_counted_model`)
 
 

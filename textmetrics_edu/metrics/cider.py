@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..core import (ngram_iter, filtered_stderr, MetricInputError, MetricResult, check_corpus, check_text, check_refs_of_segment,
-                                  check_refs, make_signature, Metric, CorpusPrep, Option, register_corpus_level, detail, accepts_tool_names, summable, total_stats,
+                                  check_refs, make_signature, Metric, CorpusPrep, Option, register, detail, accepts_tool_names, summable, total_stats,
                                   n_refs_label)
 
 # %% auto #0
@@ -571,5 +571,5 @@ def _registered_corpus(metric: Metric):
 # corpus result's `segment_scores` and `explain(i)`
 corpus_cider_d = _registered_corpus(CIDER_D)  # the CLI's `cider-d`: corpus_cider(..., variant='cider-d')
 corpus_cider_d.__doc__ = "CIDEr-D of a corpus (pycocoevalcap 1.2 `Cider`): `corpus_cider` with `variant='cider-d'`."
-register_corpus_level(CIDER_D, corpus_cider_d)
-register_corpus_level(CIDER, _registered_corpus(CIDER));
+register(CIDER_D, corpus_cider_d, sentence=None)
+register(CIDER, _registered_corpus(CIDER), sentence=None);

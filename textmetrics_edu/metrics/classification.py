@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Sequence
 
-from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, register_corpus_level,
+from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, register,
                                   accepts_tool_names, detail, summable)
 from .confusion import (
     ConfusionMatrix, confusion_html, ClassificationStats, check_label, check_labels, classification_statistics, accuracy_from_stats,
@@ -342,6 +342,6 @@ def _registered_corpus(metric: Metric, fn):
 
 
 # no sentence function: one example has no F1 or MCC worth reporting (the CLI says so for --segments)
-register_corpus_level(ACCURACY, _registered_corpus(ACCURACY, corpus_accuracy))
-register_corpus_level(F1, _registered_corpus(F1, corpus_f1))
-register_corpus_level(MCC, _registered_corpus(MCC, corpus_mcc));
+register(ACCURACY, _registered_corpus(ACCURACY, corpus_accuracy), sentence=None)
+register(F1, _registered_corpus(F1, corpus_f1), sentence=None)
+register(MCC, _registered_corpus(MCC, corpus_mcc), sentence=None);
