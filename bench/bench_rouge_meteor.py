@@ -23,8 +23,8 @@ from rouge_score import rouge_scorer
 from nltk.translate.meteor_score import meteor_score as nltk_meteor
 
 from textmetrics_edu import corpus_rouge, corpus_meteor
-from textmetrics_edu.metrics import rouge as _rouge, meteor as _meteor
-from textmetrics_edu.metrics.meteor import load_wordnet, _tok
+from textmetrics_edu.kernels import rouge as _rouge_engine, stem as _stem, meteor as _meteor_engine
+from textmetrics_edu.kernels.meteor import load_wordnet, tokens_cached
 
 ROOT = Path(__file__).resolve().parent.parent / 'tests' / 'data'
 SUMM = ROOT / 'summarization' / 'thumb_cnndm_summeval_docs001-050'
@@ -38,11 +38,11 @@ def lines(p):
 
 
 def clear_caches():
-    "Clear our caches (they live in the engines, rouge_engine and meteor_engine; the lessons re-export them)."
-    for f in (_rouge._tokenize, _rouge._ngrams, _rouge._skip_bigrams, _rouge.porter_stem, _rouge.perl_porter_stem,
-              _meteor._tok):
-        f.cache_clear()
-    _meteor._SYN_CACHE.clear()
+    "Clear our caches: every cached function of the engines (kernels.rouge, kernels.stem, kernels.meteor), and WordNet's synonyms."
+    for mod in (_rouge_engine, _stem, _meteor_engine):
+        for f in vars(mod).values():
+            if callable(getattr(f, 'cache_clear', None)) and getattr(f, '__module__', '') == mod.__name__: f.cache_clear()
+    _meteor_engine.SYN_CACHE.clear()
 
 
 def summarization():
@@ -101,7 +101,7 @@ def main():
             for hyps, refs in systems.values():
                 for h, r in zip(hyps, refs):
                     rs = [r] if isinstance(r, str) else r
-                    nltk_meteor([list(_tok(x, '13a')) for x in rs], list(_tok(h, '13a')), wordnet=wn)
+                    nltk_meteor([list(tokens_cached(x, '13a')) for x in rs], list(tokens_cached(h, '13a')), wordnet=wn)
 
         def ours():
             for hyps, refs in systems.values(): corpus_meteor(hyps, refs, wordnet=wn)
