@@ -18,7 +18,7 @@ from ..kernels.character import character_score_fast
 # %% auto #0
 __all__ = ['CHARACTER', 'corpus_character', 'sentence_character', 'character_words', 'shift_candidates', 'shift_phrase',
            'word_edit_rate', 'character_best_shift', 'shift_cost', 'CharacTERDetail', 'character_detail',
-           'CharacTERStats', 'character_statistics', 'CharacTERResult']
+           'CharacTERStats', 'CharacTERResult']
 
 # %% ../../nbs/15_character.ipynb #d9ca8f4e
 def character_words(text: str) -> list[str]:
@@ -147,12 +147,6 @@ def _character_reference(hyp: str, ref: tuple, o: dict, k: int) -> CharacTERStat
     h = tuple(character_words(hyp))
     s = character_score_fast(h, ref)
     return CharacTERStats(s, 1, (s,), (k,), ((h, ref),))
-
-
-def character_statistics(hyp: str, refs: tuple, o: dict) -> CharacTERStats:
-    """Stage 2 of CharacTER for one segment (`refs`: word tuples from `_character_prepare`): the lowest-scoring
-    reference, the first on ties (`CHARACTER.segment_stats`, derived by the protocol from `_character_reference`)."""
-    return CHARACTER.segment_stats(hyp, refs, o)
 
 # %% ../../nbs/15_character.ipynb #3f72f059
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                                   Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
@@ -16,7 +17,7 @@ from ..kernels.eed import eed_score_fast
 
 # %% auto #0
 __all__ = ['EED_LANGUAGES', 'EED_COMPATS', 'EED', 'corpus_eed', 'sentence_eed', 'eed_preprocess', 'EEDTable', 'eed_table',
-           'EEDStats', 'eed_statistics', 'EEDResult']
+           'EEDStats', 'EEDResult']
 
 # %% ../../nbs/14_eed.ipynb #79e2ba1b
 _PUNCT_EN = (('.', ' .'), ('!', ' !'), ('?', ' ?'), (',', ' ,'))
@@ -116,19 +117,19 @@ def _eed_prepare(refs, o):
     return [tuple(eed_preprocess(r, o['language'], o['compat']) for r in rs) for rs in refs]
 
 
+@lru_cache(maxsize=2**12)
+def _eed_hyp(hyp: str, language: str, compat: str) -> str:
+    "The hypothesis preprocessed once for all its references (the protocol scores each reference alone)."
+    return eed_preprocess(hyp, language, compat)
+
+
 def _eed_reference(hyp: str, ref: str, o: dict, k: int) -> EEDStats:
     "Stage 2 of EED against reference `k` alone (`ref`: preprocessed by `_eed_prepare`); the protocol keeps the lowest."
-    h = eed_preprocess(hyp, o['language'], o['compat'])
+    h = _eed_hyp(hyp, o['language'], o['compat'])
     if not ref and o['rho'] == 0:
         raise MetricInputError("EED: an empty reference with rho = 0 gives 0/0; give a non-empty reference or rho > 0")
     s = eed_score_fast(h, ref, *_costs(o))
     return EEDStats(s, 1, (s,), (k,), ((h, ref),))
-
-
-def eed_statistics(hyp: str, refs: tuple, o: dict) -> EEDStats:
-    """Stage 2 of EED for one segment (`refs`: preprocessed by `_eed_prepare`; `o`: validated options, see `EED.options`):
-    the lowest-scoring reference, the first on ties (`EED.segment_stats`, derived by the protocol from `_eed_reference`)."""
-    return EED.segment_stats(hyp, refs, o)
 
 # %% ../../nbs/14_eed.ipynb #8c15271e
 @dataclass(frozen=True)
