@@ -41,7 +41,7 @@ class TextmetricsWarning(UserWarning):
 
 
 class TextmetricsDeprecationWarning(DeprecationWarning):
-    "An old spelling (option name, argument order, function name) that still works (every deprecation of the package)."
+    "An old spelling of an option's name that still works (every deprecation of the package)."
 
 # %% ../../nbs/00_core.ipynb #48930eb1
 def check_text(x, name: str = 'hyp') -> str:

@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Sequence
 try: import regex  # the Unicode classes \p{N}, \p{P}, \p{S}
 except ImportError: from textmetrics_edu.core import _unicode as regex  # without regex (Pyodide): the same classes, generated
 
-from .inputs import MetricInputError, TextmetricsDeprecationWarning, check_text
+from .inputs import MetricInputError, check_text
 
 # %% auto #0
 __all__ = ['TOKENIZERS', 'tokenize_none', 'tokenize_13a', 'tokenize_intl', 'tokenize_char', 'get_tokenizer', 'tokenize',
@@ -71,17 +71,12 @@ def get_tokenizer(name: str, arg: str = 'tokenize') -> Callable[[str], str]:
 
 
 def tokenize(text: str,  # the segment
-             tokenize: str = '13a',  # one of 'none', '13a', 'intl', 'char' (old spelling `tokenizer=` deprecated)
+             tokenize: str = '13a',  # one of 'none', '13a', 'intl', 'char'
              lowercase: bool = False,  # lowercase before tokenizing (sacreBLEU's `-lc`)
              rstrip: bool = True,  # strip trailing whitespace first (sacreBLEU's BLEU); EASSE and HF evaluate do not,
              # which matters for 'intl' only (it splits the '.' of "2012. " but not of "2012.")
-             **old) -> list[str]:  # the tokens
+            ) -> list[str]:  # the tokens
     "Preprocess one segment as sacreBLEU's BLEU does: optional lowercasing, strip trailing whitespace, tokenize, split."
-    if old:
-        if set(old) != {'tokenizer'}: raise MetricInputError(f"tokenize: unknown option(s) {sorted(old)}")
-        import warnings
-        warnings.warn("tokenize: `tokenizer` is deprecated, use `tokenize`", TextmetricsDeprecationWarning, stacklevel=2)
-        tokenize = old['tokenizer']
     check_text(text, 'text')
     if not isinstance(lowercase, bool): raise MetricInputError(f"`lowercase` must be True or False, got {lowercase!r}")
     if lowercase: text = text.lower()

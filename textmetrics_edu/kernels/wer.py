@@ -16,7 +16,7 @@ from .edit_distance import (align_codes, ops_from_codes, reference_masks, levens
 # %% auto #0
 __all__ = ['PURE_STEPS', 'ALIGNERS', 'jiwer_words', 'jiwer_chars', 'words', 'items', 'cacheable', 'reference_items',
            'clear_reference_caches', 'use_aligner', 'rapidfuzz_distance', 'rapidfuzz_codes', 'segment_distance',
-           'segment_codes', 'expand_codes', 'WERStats', 'align_items', 'align_segments', 'Concat', 'cat', 'flat']
+           'segment_codes', 'expand_codes', 'WERStats', 'align_items', 'Concat', 'cat', 'flat']
 
 # %% ../../nbs/11b_wer_engine.ipynb #bb047d35
 def jiwer_words(s: str) -> list[str]:
@@ -183,14 +183,6 @@ def align_items(Hy: Sequence[tuple], R: Sequence[tuple],  # hypothesis and refer
         A.append(codes); G.append(alg)
     return WERStats(H, S, D, I, N, M, tuple(R), tuple(Hy), tuple(A), tuple(G))
 
-
-def align_segments(R: Sequence[tuple], Hy: Sequence[tuple], distances: Sequence[int] | None = None):
-    "Deprecated (references first): `align_items(Hy, R, distances)`."
-    import warnings
-    from textmetrics_edu.core import TextmetricsDeprecationWarning
-    warnings.warn("`align_segments(R, Hy)` is deprecated: use `align_items(Hy, R)` (hypotheses first)",
-                  TextmetricsDeprecationWarning, stacklevel=2)
-    return align_items(Hy, R, distances)
 
 # %% ../../nbs/11b_wer_engine.ipynb #2cc0ff3a
 class Concat:

@@ -6,13 +6,12 @@
 from __future__ import annotations
 
 import html
-import warnings
 from collections import Counter
 from operator import itemgetter
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from ..core import MetricInputError, MetricResult, TextmetricsDeprecationWarning, make_signature, fmt_value, PALETTE
+from ..core import MetricInputError, MetricResult, make_signature, fmt_value, PALETTE
 # the engine (long inputs in linear memory, see "Under the hood"): its `common_affix` (the matches rapidfuzz strips
 # first) is part of the backtrace below, and `align_bitparallel` is the path for long inputs
 from ..kernels.edit_distance import common_affix, align_bitparallel
@@ -181,18 +180,13 @@ def edit_distance(a: str | Sequence,  # A, the reference (str or sequence of has
 # %% ../../nbs/10_edit_distance.ipynb #6cdb9296
 def render_alignment(a: Sequence, b: Sequence,  # A (the reference, REF) and B (the hypothesis, HYP): A -> B, see above
                      ops: Sequence[tuple],  # the alignment (op, i, j), e.g. `EditDistanceResult.ops`
-                     *legacy,  # (deprecated: `fmt`, `width`, `sep` by position; they are keyword-only)
+                     *,
                      fmt: str = 'text',  # 'text' (REF/HYP/Eval lines) or 'html' (escaped, coloured)
                      width: int = 100,  # wrap text lines at about this many characters (0: no wrap)
                      sep: str = ' ',  # joiner: ' ' for words, '' looks best for characters
                     ) -> str:
     """An alignment as REF/HYP/Eval lines (errors upper-cased in the Eval line: S, D, I), or as an HTML table (user text
     escaped). Raises `MetricInputError` for an unknown `fmt`."""
-    if legacy:
-        if len(legacy) > 3: raise TypeError(f"render_alignment() takes 3 positional arguments and the options, got {3 + len(legacy)}")
-        warnings.warn("render_alignment: pass fmt, width and sep by keyword (positional options are deprecated)",
-                      TextmetricsDeprecationWarning, stacklevel=2)
-        fmt, width, sep = (*legacy, *(fmt, width, sep)[len(legacy):])
     cols = []
     for op, i, j in ops:
         r = str(a[i]) if i is not None else ''

@@ -6,10 +6,9 @@
 from __future__ import annotations
 
 import html
-import warnings
 from typing import Sequence
 
-from ..core import MetricInputError, TextmetricsDeprecationWarning, PALETTE
+from ..core import MetricInputError, PALETTE
 from .html import figure_html, text_explorer, error_box
 from ..metrics.edit_distance import edit_distance, render_alignment, EditDistanceResult
 from ..metrics.wer import sentence_wer, sentence_cer, get_normalizer
@@ -19,7 +18,7 @@ _TER_OPTIONS = {o.name: o for o in TER.options}  # TER's declared options (the c
 
 # %% auto #0
 __all__ = ['MAX_CELLS', 'MAX_FIGURE_INCHES', 'ALIGNMENT_EXPLORER', 'plot_dp_matrix', 'dp_matrix_html', 'render_alignment_html',
-           'render_explorer_html', 'alignment_explorer']
+           'alignment_explorer']
 
 # %% ../../nbs/10_edit_distance.ipynb #3232944a
 MAX_CELLS = 2500  # the heatmap is drawn up to this many matrix cells
@@ -170,29 +169,13 @@ ALIGNMENT_EXPLORER = explorer(   # in Jupyter: `alignment_explorer()` (below; it
     Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'), plot=Fixed('html'),
     example=dict(a0='on a mat the cat sat down'))
 
-# %% ../../nbs/10_edit_distance.ipynb #98da5687
-def render_explorer_html(ref: str,  # the reference (deprecated order: use `render_alignment_html(hyp, ref)`)
-                         hyp: str,  # the hypothesis
-                         level: str = 'word', plot: bool | str = True,
-                        ) -> str:
-    "Deprecated (reference first): `render_alignment_html(hyp, ref, level=..., plot=...)`, which it calls."
-    warnings.warn("render_explorer_html(ref, hyp) is deprecated: use render_alignment_html(hyp, ref) (hypothesis first)",
-                  TextmetricsDeprecationWarning, stacklevel=2)
-    return render_alignment_html(hyp, ref, level=level, plot=plot)
-
 # %% ../../nbs/10_edit_distance.ipynb #2c90cfa2
-def alignment_explorer(*legacy: str,  # (deprecated: `ref, hyp` by position, the old order)
-                       hyp: str = 'on the mat the cat sat down',  # initial hypothesis
+def alignment_explorer(hyp: str = 'on the mat the cat sat down',  # initial hypothesis
                        ref: str = 'the cat sat on the mat',  # initial reference
                        level: str = 'word',  # initial level: 'word' or 'char'
                       ):  # an ipywidgets VBox; `.controls`: 'hyp', 'refs', 'level'; `.output` is the HTML view
     """Interactive explorer: hypothesis, reference, word/char level; shows the DP heatmap, the path, the operations and
     WER/CER/TER (`render_alignment_html` on every change). The preset shows all four operations and a TER shift."""
     import ipywidgets as W
-    if legacy:
-        if len(legacy) > 2: raise TypeError(f"alignment_explorer() takes at most 2 positional arguments, got {len(legacy)}")
-        warnings.warn("alignment_explorer(ref, hyp) by position is deprecated: use alignment_explorer(hyp=..., ref=...)",
-                      TextmetricsDeprecationWarning, stacklevel=2)
-        ref, hyp = (*legacy, hyp)[:2] if len(legacy) == 1 else legacy
     return text_explorer(render_alignment_html, hyp, ref,
                          dict(level=W.ToggleButtons(options=['word', 'char'], value=level, description='level')))
