@@ -6,10 +6,9 @@
 from __future__ import annotations
 
 import html
-from collections import Counter
 from typing import Sequence
 
-from ..core import MetricInputError, ngram_counts
+from ..core import MetricInputError, best_reference, ngram_counts
 from ..metrics.google_bleu import GOOGLE_BLEU, google_bleu_tokens, sentence_google_bleu
 from .explorer import explorer, Text, Lines
 from .html import error_box
@@ -29,18 +28,14 @@ def render_google_bleu_html(hyp: str,  # the hypothesis
     except MetricInputError as err:
         return error_box(err)
     rs = [refs] if isinstance(refs, str) else list(refs)
+    o = dict(min_len=min_len, max_len=max_len, tokenize=tokenize, lowercase=lowercase)
+    m = GOOGLE_BLEU   # the chosen reference: the one the metric keeps (its `best_key`, first on ties)
+    best = rs[best_reference([m.reference_stats(hyp, r, o, k) for k, r in enumerate(rs)], m.best_key, m.best, m.ties)[0]]
     h = google_bleu_tokens(hyp, tokenize, lowercase)
-    # the chosen reference: the first with the best ratio (as the metric)
-    best, key = rs[0], -1.0
-    for r in rs:
-        t = google_bleu_tokens(r, tokenize, lowercase)
-        H, R = ngram_counts(h, max_len, min_len), ngram_counts(t, max_len, min_len)
-        n_all = max(sum(H.values()), sum(R.values()))
-        if n_all and sum((H & R).values()) / n_all > key: best, key = r, sum((H & R).values()) / n_all
     R = ngram_counts(google_bleu_tokens(best, tokenize, lowercase), max_len, min_len)
     rows = []
     for n in range(min_len, max_len + 1):
-        Hn = Counter({g: k for g, k in ngram_counts(h, n, n).items()})
+        Hn = ngram_counts(h, n, n)
         m = sum(min(k, R[g]) for g, k in Hn.items() if g in R)
         shown = ', '.join((f"<mark>{e(' '.join(g))}</mark>" if g in R else e(' '.join(g))) + (f" ×{k}" if k > 1 else '')
                           for g, k in Hn.items())
