@@ -21,7 +21,7 @@ def test_the_widget_view_holds_its_style_and_its_tables():
 
 
 def test_every_ipywidgets_explorer_shows_the_style():
-    "The explorers built without `widget()` (text_explorer, GLUE, MOS, meta-evaluation) wrap their view the same way"
+    "The explorers built with `widget()` (alignment) and without it (GLUE, MOS, meta-evaluation) wrap their view the same way"
     from textmetrics_edu.views.alignment import alignment_explorer
     from textmetrics_edu.views.glue import benchmark_explorer
     assert alignment_explorer().output.value.startswith("<div class='tme-widget'><style>")

@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, PALETTE
-from .html import figure_html, text_explorer, error_box
+from .html import figure_html, error_box
 from ..metrics.edit_distance import edit_distance, render_alignment, EditDistanceResult
 from ..metrics.wer import sentence_wer, sentence_cer, get_normalizer
 from ..metrics.ter import sentence_ter, TER
@@ -162,20 +162,19 @@ def _case_note(hyp: str, ref: str) -> str:
 
 # %% ../../nbs/10_edit_distance.ipynb #1b71520b
 from .explorer import explorer, Text, Choice, Fixed
+from .widgets import widget
 
 # %% ../../nbs/10_edit_distance.ipynb #56d9f575
-ALIGNMENT_EXPLORER = explorer(   # in Jupyter: `alignment_explorer()` (below; its heatmap is a matplotlib picture)
+ALIGNMENT_EXPLORER = explorer(   # in Jupyter: `alignment_explorer()` (below), with the heatmap as a matplotlib picture
     'alignment', render_alignment_html, Text('on the mat the cat sat down', 'hypothesis'),
     Text('the cat sat on the mat', 'reference'), level=Choice('word', ['word', 'char'], 'level'), plot=Fixed('html'),
-    example=dict(a0='on a mat the cat sat down'))
+    jupyter=dict(plot=Fixed(True)), example=dict(a0='on a mat the cat sat down'))
 
 # %% ../../nbs/10_edit_distance.ipynb #2c90cfa2
 def alignment_explorer(hyp: str = 'on the mat the cat sat down',  # initial hypothesis
                        ref: str = 'the cat sat on the mat',  # initial reference
                        level: str = 'word',  # initial level: 'word' or 'char'
-                      ):  # an ipywidgets VBox; `.controls`: 'hyp', 'refs', 'level'; `.output` is the HTML view
+                      ):  # an ipywidgets VBox; `.controls`: 'hyp', 'ref', 'level'; `.output` is the HTML view
     """Interactive explorer: hypothesis, reference, word/char level; shows the DP heatmap, the path, the operations and
     WER/CER/TER (`render_alignment_html` on every change). The preset shows all four operations and a TER shift."""
-    import ipywidgets as W
-    return text_explorer(render_alignment_html, hyp, ref,
-                         dict(level=W.ToggleButtons(options=['word', 'char'], value=level, description='level')))
+    return widget(ALIGNMENT_EXPLORER, hyp, ref, level=level)

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import functools
 import html
-from typing import Callable, Sequence
+from typing import Callable
 
 from ..core.inputs import MetricInputError
 
 # %% auto #0
-__all__ = ['FIG_MIN_PX', 'FIG_MAX_PX', 'FIG_MAX_ZOOM', 'widget_html', 'error_box', 'error_boxed', 'svg_size', 'figure_html',
-           'text_explorer']
+__all__ = ['FIG_MIN_PX', 'FIG_MAX_PX', 'FIG_MAX_ZOOM', 'widget_html', 'error_box', 'error_boxed', 'svg_size', 'figure_html']
 
 # %% ../../nbs/00_core.ipynb #ba778466
 # An ipywidgets explorer's view carries its own style, scoped to `.tme-widget`: JupyterLab styles tables only inside
@@ -85,29 +84,3 @@ def figure_html(fig,  # a matplotlib Figure
     try: fig.savefig(buf, format='png', dpi=dpi)
     finally: fig.set_size_inches(size)
     return f"<img alt='{html.escape(alt, quote=True)}' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}'/>"
-
-# %% ../../nbs/00_core.ipynb #2d8f1aef
-def text_explorer(render: Callable,  # render(hyp, refs, **{name: control value}) -> HTML string (escaped)
-                  hyp: str,  # initial hypothesis
-                  refs: str | Sequence[str],  # initial reference(s)
-                  controls: dict,  # {keyword of `render`: ipywidgets control}
-                  rows: Sequence[Sequence[str]] = (),  # control names per layout row (default: one row of all)
-                 ):  # an ipywidgets VBox; `.controls` maps names (with 'hyp', 'refs') to controls, `.output` is the view
-    "An explorer: hypothesis and references boxes plus `controls`, re-rendered whenever any value changes."
-    import ipywidgets as W
-    refs = [refs] if isinstance(refs, str) else list(refs)
-    c = dict(hyp=W.Text(value=hyp, description='hypothesis', layout=W.Layout(width='95%')),
-             refs=W.Textarea(value='\n'.join(refs), description='references', placeholder='one reference per line',
-                             layout=W.Layout(width='95%', height='4.5em')), **controls)
-    out = W.HTML()
-
-    def update(*_):
-        rs = [r for r in c['refs'].value.split('\n') if r.strip()]
-        if not rs:
-            out.value = widget_html(error_box('type at least one reference')); return
-        out.value = widget_html(render(c['hyp'].value, rs, **{k: w.value for k, w in controls.items()}))
-    for w in c.values(): w.observe(update, names='value')
-    update()
-    box = W.VBox([c['hyp'], c['refs'], *[W.HBox([c[k] for k in row]) for row in (rows or [list(controls)])], out])
-    box.controls, box.output = c, out
-    return box
