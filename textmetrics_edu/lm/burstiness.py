@@ -13,7 +13,7 @@ from typing import Sequence
 try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): burstiness() in pure Python
 
-from ..core import MetricInputError, MetricResult, check_text, make_signature
+from ..core import MetricInputError, MetricResult, check_text, make_signature, check_count
 
 # %% auto #0
 __all__ = ['WORD_RE', 'BurstinessResult', 'burstiness', 'split_sentences', 'sentence_lengths', 'sentence_burstiness',
@@ -124,8 +124,7 @@ def term_burstiness_table(tokens: Sequence[str],  # the token sequence
                          ) -> list[tuple[str, int, float]]:  # (term, count, b), most bursty first
     "Burstiness of every frequent term, vectorised by term."
     _check_tokens(tokens)
-    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
-        raise MetricInputError(f"`min_count` must be an int >= 1, got {min_count!r}")
+    check_count(min_count, 'min_count')
     if not tokens: return []
     toks = np.asarray(tokens)
     uniq, inv, cnt = np.unique(toks, return_inverse=True, return_counts=True)
