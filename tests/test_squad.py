@@ -10,7 +10,7 @@ import pytest
 
 from textmetrics_edu.core import MetricInputError, TextmetricsWarning
 from textmetrics_edu.metrics.squad import (SQUAD_CONVENTIONS, corpus_squad, sentence_squad, squad_evaluate, squad_examples,
-                                           squad_normalize, squad_question_scores, squad_statistics)
+                                           squad_question_scores, squad_statistics)
 
 D = Path(__file__).parent / 'data' / 'squad'
 sys.path.insert(0, str(D))
@@ -89,10 +89,13 @@ def test_the_conventions_really_differ_on_the_fuzz_cases():
     assert by['v1.1'] != by['v2.0'] != by['torchmetrics'] != by['v1.1']
 
 
-def test_glue_record_normalisation_is_the_same():
-    from textmetrics_edu.metrics.glue import normalize_answer
-    for p, gs in FUZZ[:2000]:
-        for s in (p, *gs): assert normalize_answer(s) == squad_normalize(s)
+def test_glue_record_is_squad_v11():
+    "ReCoRD (SuperGLUE) scores answers with SQuAD v1.1's rules: the mean of `squad_question_scores(..., 'v1.1')`."
+    from textmetrics_edu.metrics.glue import task_metrics
+    P, G = [p for p, _ in FUZZ[:2000]], [list(g) for _, g in FUZZ[:2000]]
+    m = dict(task_metrics('record', P, G, benchmark='superglue').metrics)
+    s = [squad_question_scores(p, g, 'v1.1') for p, g in zip(P, G)]
+    assert m == {'f1': sum(f for _, f in s) / len(s), 'em': sum(e for e, _ in s) / len(s)}
 
 
 def test_missing_predictions_follow_each_script():

@@ -9,12 +9,7 @@ __all__ = ['gec_gleu_segment_counts']
 from collections import Counter
 from typing import Sequence
 
-from ..core import ngram_iter
-
-
-def _gram_counts(toks, n):
-    "The n-grams of order `n` and their counts (for n = 1 the tokens themselves: keys stay within the kernel)."
-    return Counter(toks if n == 1 else ngram_iter(toks, n))
+from .sari import kernel_ngrams   # n-grams as tuples, unigrams as the tokens themselves
 
 
 def gec_gleu_segment_counts(src: Sequence[str],  # tokens of the source S
@@ -26,15 +21,15 @@ def gec_gleu_segment_counts(src: Sequence[str],  # tokens of the source S
     """GEC GLEU's counts of one segment against each reference, as `metrics.gec_gleu.gec_gleu_statistics` computes
     them (integers: equal by construction): the source's and the hypothesis's n-grams counted once, then one loop
     over the hypothesis's n-grams per order and reference giving the matches and the penalty together."""
-    S = [_gram_counts(src, n) for n in range(1, max_order + 1)]
-    H = [_gram_counts(hyp, n) for n in range(1, max_order + 1)]
+    S = [Counter(kernel_ngrams(src, n)) for n in range(1, max_order + 1)]
+    H = [Counter(kernel_ngrams(hyp, n)) for n in range(1, max_order + 1)]
     dens = [max(len(hyp) - n, 0) for n in range(max_order)]   # sum of H[n]'s counts: the hypothesis's n-grams
     gleu = penalty == 'gleu'
     per_ref = []
     for r in refs:
         row = []
         for n in range(max_order):
-            R = _gram_counts(r, n + 1)
+            R = Counter(kernel_ngrams(r, n + 1))
             rget, sget = R.get, S[n].get
             match = pen = 0
             for g, c in H[n].items():

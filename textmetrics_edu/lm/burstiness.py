@@ -13,7 +13,7 @@ from typing import Sequence
 try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): burstiness() in pure Python
 
-from ..core import MetricInputError, MetricResult, check_text, make_signature
+from ..core import MetricInputError, MetricResult, check_text, make_signature, check_count
 
 # %% auto #0
 __all__ = ['WORD_RE', 'BurstinessResult', 'burstiness', 'split_sentences', 'sentence_lengths', 'sentence_burstiness',
@@ -50,26 +50,19 @@ def burstiness(values: Sequence[float],  # inter-event times or sentence lengths
         raise MetricInputError("`values` must be numbers, not booleans")
     if any(isinstance(v, (str, bytes)) for v in values):  # float('3') would read it silently
         raise MetricInputError("`values` must be numbers, not strings (convert them first, e.g. `[float(v) for v in values]`)")
-    if np is None:  # without numpy (the browser): the same checks and statistics in pure Python
-        try: a = [float(v) for v in values]
-        except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None
-        if len(a) < 2:
-            raise MetricInputError(f"`values` needs at least 2 numbers (got {len(a)}); burstiness of fewer is undefined")
-        if not all(math.isfinite(x) and x >= 0 for x in a): raise MetricInputError("`values` must be finite numbers >= 0")
-        m = sum(a) / len(a)
-        s = math.sqrt(sum((x - m) ** 2 for x in a) / len(a))
-        if m == 0: raise MetricInputError("`values` are all 0: the mean is 0 and b is undefined")
-        return BurstinessResult((s - m) / (s + m), make_signature('burstiness', of=of, std='population'), m, s, len(a),
-                                of, tuple(a))
-    try: a = np.asarray(list(values), dtype=np.float64)
+    py = np is None  # without numpy (the browser): the same checks and statistics in pure Python
+    try: a = [float(v) for v in values] if py else np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None
-    if a.ndim != 1 or a.size < 2:
-        raise MetricInputError(f"`values` needs at least 2 numbers (got {a.size}); burstiness of fewer is undefined")
-    if not np.isfinite(a).all() or (a < 0).any(): raise MetricInputError("`values` must be finite numbers >= 0")
-    m, s = float(a.mean()), float(a.std())
+    n = len(a) if py else int(a.size)
+    if n < 2 or (not py and a.ndim != 1):
+        raise MetricInputError(f"`values` needs at least 2 numbers (got {n}); burstiness of fewer is undefined")
+    if not (all(math.isfinite(x) and x >= 0 for x in a) if py else np.isfinite(a).all() and not (a < 0).any()):
+        raise MetricInputError("`values` must be finite numbers >= 0")
+    m = sum(a) / n if py else float(a.mean())
+    s = math.sqrt(sum((x - m) ** 2 for x in a) / n) if py else float(a.std())   # population (ddof 0)
     if m == 0: raise MetricInputError("`values` are all 0: the mean is 0 and b is undefined")
-    return BurstinessResult((s - m) / (s + m), make_signature('burstiness', of=of, std='population'), m, s, int(a.size),
-                            of, tuple(a.tolist()))
+    return BurstinessResult((s - m) / (s + m), make_signature('burstiness', of=of, std='population'), m, s, n, of,
+                            tuple(a if py else a.tolist()))
 
 # %% ../../nbs/33_burstiness.ipynb #ee3e3a74
 _SENT_END = re.compile(r'(?<=[.!?])["\')\]]*\s+')
@@ -124,8 +117,7 @@ def term_burstiness_table(tokens: Sequence[str],  # the token sequence
                          ) -> list[tuple[str, int, float]]:  # (term, count, b), most bursty first
     "Burstiness of every frequent term, vectorised by term."
     _check_tokens(tokens)
-    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
-        raise MetricInputError(f"`min_count` must be an int >= 1, got {min_count!r}")
+    check_count(min_count, 'min_count')
     if not tokens: return []
     toks = np.asarray(tokens)
     uniq, inv, cnt = np.unique(toks, return_inverse=True, return_counts=True)

@@ -90,6 +90,16 @@ class ClassificationResult(MetricResult):
 MEASURES = ('accuracy', 'precision', 'recall', 'f1', 'fbeta', 'mcc')
 
 
+def _signature(measure: str, average, beta, zero_division, pos_label, labels) -> str:
+    """The options that change a P/R/F score: `pos_label` for 'binary', else the labels when chosen (they change macro
+    scores even when every label is seen); accuracy and MCC depend on none."""
+    if measure in ('accuracy', 'mcc'): return make_signature(measure)
+    opts = dict(average=average, beta=f"{beta:g}", zero_division=zero_division)
+    if average == 'binary': opts['pos_label'] = repr(pos_label)
+    elif labels is not None: opts['labels'] = ','.join(map(str, labels))
+    return make_signature(measure, **opts)
+
+
 def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', average: str = 'binary', beta: float = 1.0,
                               pos_label: Any = 1, zero_division='warn') -> ClassificationResult:
     "Stage 2 assembled: every measure from the statistics; `measure` picks `score`."
@@ -107,11 +117,8 @@ def classification_from_stats(st: ClassificationStats, *, measure: str = 'f1', a
         P, R, F = per_class_prf_unchecked(s, float(beta), zero_division)  # checked by `prf_from_stats` just above
     acc, mcc = accuracy_from_stats(st), mcc_from_stats(st)
     score = dict(accuracy=acc, precision=p, recall=r, f1=f, fbeta=f, mcc=mcc)[measure]
-    opts = dict(average=average, beta=f"{beta:g}", zero_division=zero_division)
-    if average == 'binary': opts['pos_label'] = repr(pos_label)
-    if (st.labels_given or st.n_selected != len(st.labels)) and average != 'binary':   # chosen labels change macro
-        opts['labels'] = ','.join(map(str, st.labels[:st.n_selected]))             # scores even when all are seen
-    sig = make_signature(measure, **opts) if measure not in ('accuracy', 'mcc') else make_signature(measure)
+    chosen = st.labels[:st.n_selected] if st.labels_given or st.n_selected != len(st.labels) else None
+    sig = _signature(measure, average, beta, zero_division, pos_label, chosen)
     return ClassificationResult(score, sig, measure, acc, p, r, f, mcc, average, float(beta), s.labels,
                                 s.labels[:s.n_selected], P, R, F, s.support, s.predicted, s.matrix, st.n)
 
@@ -235,14 +242,8 @@ def _clf_segment(measure: str):
 
 # %% ../../nbs/50_classification.ipynb #3664861a
 def _clf_signature(measure: str):
-    def signature(o: dict, nrefs) -> str:
-        "The signature `classification_from_stats` writes, from the options."
-        if measure in ('accuracy', 'mcc'): return make_signature(measure)
-        opts = dict(average=o['average'], beta='1', zero_division=o['zero_division'])
-        if o['average'] == 'binary': opts['pos_label'] = repr(o['pos_label'])
-        elif o['labels'] is not None: opts['labels'] = ','.join(map(str, o['labels']))
-        return make_signature(measure, **opts)
-    return signature
+    "The signature `classification_from_stats` writes, from the options."
+    return lambda o, nrefs: _signature(measure, o['average'], 1, o['zero_division'], o['pos_label'], o['labels'])
 
 
 def _clf_score(measure: str):
@@ -274,15 +275,10 @@ def _clf_score(measure: str):
                 p = r = f = st.correct / st.n
         acc = st.correct / st.n
         full = K and sum(st.support) == st.n and sum(st.predicted) == st.n  # the layout holds every class
-        mcc = nan
         if measure == 'mcc' and not full:
             raise MetricInputError(f"mcc: some labels are not in `labels` {list(K)!r:.80}; MCC's per-segment statistics "
                                    "need every class there")
-        if full:
-            c, s = st.correct, st.n
-            cov_tp = c * s - sum(a * b for a, b in zip(st.support, st.predicted))
-            d = float(s * s - sum(b * b for b in st.predicted)) * float(s * s - sum(a * a for a in st.support))
-            mcc = 0.0 if d == 0 else float(cov_tp) / math.sqrt(d)
+        mcc = mcc_from_stats(SimpleNamespace(tp=(st.correct,), n=st.n, support=st.support, predicted=st.predicted)) if full else nan
         value = dict(accuracy=acc, f1=f, mcc=mcc)[measure]
         return ClassificationResult(score=value, signature=signature, measure=measure, accuracy=acc, precision=p,
                                     recall=r, fbeta=f, mcc=mcc, average=avg, beta=1.0, labels=K, averaged_labels=K,

@@ -13,7 +13,7 @@ from typing import Sequence
 from functools import partial
 
 from ..core import (ngram_iter, MetricInputError, MetricResult, check_hyps, check_text, make_signature, ngrams,
-                                  Metric, Option, TOKENIZERS, register, accepts_tool_names)
+                                  Metric, Option, TOKENIZERS, register, accepts_tool_names, check_count)
 from .bleu import preprocess, BLEUStats, checked_bleu_options, bleu_from_stats_unchecked
 
 # %% auto #0
@@ -27,7 +27,7 @@ def distinct_counts(text: str,  # one generated sample
                     lowercase: bool = False,  # lowercase first
                    ) -> Counter:  # counts of the sample's n-grams (tuples)
     "The n-gram counts of one sample (its distinct n-grams are the keys, its total n-grams the sum)."
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
+    n = check_count(n, 'n')
     return Counter(ngrams(preprocess(check_text(text, 'hyp'), tokenize, lowercase), n))
 
 # %% ../../nbs/32_diversity.ipynb #3434c85b

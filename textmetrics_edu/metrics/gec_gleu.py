@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, Metric, Option, TOKENIZERS, check_hyps, check_corpus,
-                                  check_refs_of_segment, check_text, make_signature, register, accepts_tool_names, ngram_iter)
+                                  check_text, make_signature, register, accepts_tool_names)
 from ..core import tokenize as core_tokenize
 from ..kernels.gec_gleu import gec_gleu_segment_counts
-from .sari import Source, with_sources, split_source
+from .sari import (with_sources, split_source, ngram_counter, attach_sources,
+                                          source_in_front)
 
 # %% auto #0
-__all__ = ['GEC_GLEU', 'gleu_tokens', 'ngram_counts_of_order', 'gec_gleu_counts', 'log_brevity_penalty', 'gleu_from_counts',
-           'reference_draws', 'GecGleuStats', 'gec_gleu_statistics', 'GecGleuResult', 'corpus_gec_gleu',
-           'sentence_gec_gleu']
+__all__ = ['GEC_GLEU', 'gleu_tokens', 'gec_gleu_counts', 'log_brevity_penalty', 'gleu_from_counts', 'reference_draws',
+           'GecGleuStats', 'gec_gleu_statistics', 'GecGleuResult', 'corpus_gec_gleu', 'sentence_gec_gleu']
 
 # %% ../../nbs/23_gec_gleu.ipynb #746a788c
 def gleu_tokens(text: str,  # one sentence
@@ -36,11 +36,6 @@ def gleu_tokens(text: str,  # one sentence
         raise MetricInputError(f"`{name}` is empty after tokenization ({text!r}); GLEU needs words in every source and "
                                "reference (an empty correction is scored)")
     return toks
-
-
-def ngram_counts_of_order(tokens: Sequence[str], n: int) -> Counter:
-    "The n-grams of one order (tuples) and their counts."
-    return Counter(ngram_iter(tokens, n))
 
 # %% ../../nbs/23_gec_gleu.ipynb #b50176ac
 def gec_gleu_counts(src: Counter,  # n-gram counts of the source S (one order)
@@ -103,13 +98,13 @@ def gec_gleu_statistics(source: str, hyp: str, refs: Sequence[str], *, max_order
     "Stage 2: the counts of one segment against each of its references."
     s, h = gleu_tokens(source, tokenize, lowercase, 'source'), gleu_tokens(hyp, tokenize, lowercase, 'hyp', True)
     rs = [gleu_tokens(r, tokenize, lowercase, f'refs[{j}]') for j, r in enumerate(refs)]
-    S = [ngram_counts_of_order(s, n) for n in range(1, max_order + 1)]
-    H = [ngram_counts_of_order(h, n) for n in range(1, max_order + 1)]
+    S = [ngram_counter(s, n) for n in range(1, max_order + 1)]
+    H = [ngram_counter(h, n) for n in range(1, max_order + 1)]
     per_ref = []
     for r in rs:
         row = []
         for n in range(max_order):
-            m, p, d = gec_gleu_counts(S[n], ngram_counts_of_order(r, n + 1), H[n], penalty)
+            m, p, d = gec_gleu_counts(S[n], ngram_counter(r, n + 1), H[n], penalty)
             row.append((m - p, d))
         per_ref.append(tuple(row))
     return GecGleuStats(len(h), tuple(len(r) for r in rs), tuple(per_ref))
@@ -201,12 +196,7 @@ def corpus_gec_gleu(hyps: Sequence[str],  # corrected sentences, one per segment
     check_hyps(hyps)
     o = GEC_GLEU.opts(dict(iterations=iterations, seed=seed, max_order=max_order, penalty=penalty, tokenize=tokenize,
                            lowercase=lowercase, sources_file=sources_file))
-    if sources is not None and sources_file is not None:
-        raise MetricInputError("gec_gleu: give `sources` or `sources_file`, not both")
-    if sources_file is not None:
-        from textmetrics_edu.core.datasets import read_segments
-        sources = read_segments(sources_file, rstrip=True)
-    if sources is not None: refs = with_sources(sources, refs, n_segments=len(hyps))
+    refs = attach_sources(sources, sources_file, refs, len(hyps), 'gec_gleu')
     hyps, refs = check_corpus(hyps, refs)
     stats = [_segment_stats(h, r, o) for h, r in zip(hyps, refs)]
     score, its = _corpus_score(stats, o)
@@ -232,10 +222,7 @@ def sentence_gec_gleu(hyp: str,  # one corrected sentence
     o = GEC_GLEU.opts(dict(iterations=iterations, seed=seed, max_order=max_order, penalty=penalty, tokenize=tokenize,
                            lowercase=lowercase), sentence=True)
     check_text(hyp, 'hyp')
-    rs = check_refs_of_segment(refs, 'refs')
-    if source is not None:
-        if any(isinstance(x, Source) for x in rs): raise MetricInputError("gec_gleu: `refs` already carries a source")
-        rs = (Source(check_text(source, 'source')), *rs)
+    rs = source_in_front(source, refs, 'gec_gleu')
     st = _segment_stats(hyp, rs, o)
     if penalty == 'compare_mt':
         num = [max(x, 1) for x, _ in st.counts[0]]; den = [max(d, 1) for _, d in st.counts[0]]

@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import html
 import math
-import re
-import string
-from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, ROUND_HALF_UP
 from typing import Any, Mapping, Sequence
 
 from ..core import MetricInputError, MetricResult, make_signature, is_sequence
 from .confusion import classification_statistics, prf_from_stats, accuracy_from_stats, mcc_from_stats
+from .squad import squad_question_scores
 
 # %% auto #0
-__all__ = ['TASKS', 'Task', 'get_task', 'normalize_answer', 'token_f1', 'TaskResult', 'task_metrics', 'round_half_up',
-           'BenchmarkResult', 'benchmark_score', 'corpus_benchmark', 'corpus_glue', 'corpus_superglue']
+__all__ = ['TASKS', 'Task', 'get_task', 'TaskResult', 'task_metrics', 'round_half_up', 'BenchmarkResult', 'benchmark_score',
+           'corpus_benchmark', 'corpus_glue', 'corpus_superglue']
 
 # %% ../../nbs/51_glue.ipynb #42f05f81
 @dataclass(frozen=True)
@@ -133,25 +131,6 @@ def _multirc_metrics(preds, labels, task='multirc'):
     return {'f1a': f1a, 'em': em}
 
 # %% ../../nbs/51_glue.ipynb #5c238384
-_PUNCT = set(string.punctuation)
-_ARTICLES = re.compile(r'\b(a|an|the)\b')
-
-
-def normalize_answer(s: str) -> str:
-    "SQuAD v1.1 normalisation: lowercase, drop punctuation, drop articles (a, an, the), collapse whitespace."
-    s = ''.join(ch for ch in s.lower() if ch not in _PUNCT)
-    return ' '.join(_ARTICLES.sub(' ', s).split())
-
-
-def token_f1(prediction: str, gold: str) -> float:
-    "SQuAD token F1 of two answers after `normalize_answer`: clipped common tokens, P and R over token counts."
-    p, g = normalize_answer(prediction).split(), normalize_answer(gold).split()
-    common = sum((Counter(p) & Counter(g)).values())
-    if common == 0: return 0.0
-    prec, rec = common / len(p), common / len(g)
-    return 2 * prec * rec / (prec + rec)
-
-
 def _record_metrics(preds, labels, task='record'):
     for i, p in enumerate(preds):
         if not isinstance(p, str): raise MetricInputError(f"{task}: `predictions[{i}]` must be a str (an answer), got {type(p).__name__}")
@@ -159,9 +138,8 @@ def _record_metrics(preds, labels, task='record'):
         if isinstance(g, str): raise MetricInputError(f"{task}: `labels[{i}]` must be a list of gold answers (str), got a bare str")
         if not is_sequence(g) or not g or not all(isinstance(x, str) for x in g):
             raise MetricInputError(f"{task}: `labels[{i}]` must be a non-empty list of str")
-    em = sum(max(float(normalize_answer(p) == normalize_answer(g)) for g in gs) for p, gs in zip(preds, labels)) / len(labels)
-    f1 = sum(max(token_f1(p, g) for g in gs) for p, gs in zip(preds, labels)) / len(labels)
-    return {'f1': f1, 'em': em}
+    em_f1 = [squad_question_scores(p, gs, 'v1.1') for p, gs in zip(preds, labels)]   # SQuAD v1.1's rules: every gold kept
+    return {'f1': sum(f for _, f in em_f1) / len(labels), 'em': sum(e for e, _ in em_f1) / len(labels)}
 
 # %% ../../nbs/51_glue.ipynb #9f26e640
 def _axg_metrics(preds, labels, task='axg'):

@@ -17,7 +17,7 @@ from ..kernels.sari import sari_segment_counts
 # %% auto #0
 __all__ = ['MAX_ORDER', 'SARI_CONVENTIONS', 'SARI', 'Source', 'with_sources', 'split_source', 'sari_tokens', 'ngram_counter',
            'add_counts', 'keep_counts', 'delete_counts', 'type_averaged_scores', 'SariStats', 'sari_statistics',
-           'SariResult', 'sari_from_stats', 'corpus_sari', 'sentence_sari']
+           'SariResult', 'sari_from_stats', 'attach_sources', 'source_in_front', 'corpus_sari', 'sentence_sari']
 
 # %% ../../nbs/22_sari.ipynb #d829e405
 MAX_ORDER = 4  # n-gram orders 1..4 (the paper's k = 4)
@@ -113,6 +113,9 @@ def delete_counts(src: Counter, hyp: Counter, refs: Counter, k: int) -> tuple[in
     return correct, by_hyp, by_refs
 
 # %% ../../nbs/22_sari.ipynb #e3214726
+def _f1(p, r): return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0   # (0 when either is 0, as 2pr/(p+r) is)
+
+
 def type_averaged_scores(src: Counter, hyp: Counter, refs: Counter, k: int,
                          variant: str = 'authors',  # 'authors' (SARI.py 2017) or 'hf' (tensor2tensor / HF evaluate)
                         ) -> tuple[float, float, float]:  # (F_add, F_keep, P_del) of one order, in [0, 1]
@@ -121,7 +124,6 @@ def type_averaged_scores(src: Counter, hyp: Counter, refs: Counter, k: int,
     n-gram *type*; `SARI.py`'s keep recall does too (the bug of cocoxu/simplification#6), HF's counts (fixed);
     empty ratios are 0 in `SARI.py` and 1 in HF (a perfect copy scores 1)."""
     empty = 0.0 if variant == 'authors' else 1.0
-    f1 = lambda p, r: 2 * p * r / (p + r) if p > 0 or r > 0 else 0.0
     kept = {g: min(c, hyp[g]) * k for g, c in src.items() if hyp[g] > 0}         # #g(I∩O), scaled by k
     wanted = {g: min(c * k, refs[g]) for g, c in src.items() if refs[g] > 0}     # #g(I∩R'), scaled by k
     good = {g: min(v, wanted[g]) for g, v in kept.items() if g in wanted}
@@ -133,7 +135,7 @@ def type_averaged_scores(src: Counter, hyp: Counter, refs: Counter, k: int,
     n_add, n_hyp, n_ref = add_counts(src, hyp, refs)
     add_p = n_add / n_hyp if n_hyp else empty
     add_r = n_add / n_ref if n_ref else empty
-    return f1(add_p, add_r), f1(keep_p, keep_r), del_p
+    return _f1(add_p, add_r), _f1(keep_p, keep_r), del_p
 
 # %% ../../nbs/22_sari.ipynb #6e10afc8
 @summable
@@ -179,9 +181,6 @@ def sari_statistics(source: str,  # the input sentence I
 
 # %% ../../nbs/22_sari.ipynb #160f29cc
 def _ratio(a, b): return a / b if b > 0 else 0.0
-
-
-def _f1(p, r): return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -233,8 +232,7 @@ def sari_from_stats(st: SariStats,  # summed statistics
     else:                              # the paper: mean P and mean R over orders, then F; P_del alone
         mp = [sum(p[j] for p in P) / MAX_ORDER for j in range(3)]
         mr = [sum(r[j] for r in R) / MAX_ORDER for j in range(3)]
-        f = lambda p, r: 2 * p * r / (p + r) if p > 0 or r > 0 else 0.0
-        a, k, d = f(mp[0], mr[0]), f(mp[1], mr[1]), mp[2]
+        a, k, d = _f1(mp[0], mr[0]), _f1(mp[1], mr[1]), mp[2]
     return SariResult(score=(a + k + d) / 3, signature=signature, add=a, keep=k, delete=d, convention=convention,
                       precision=P, recall=R, n_segments=n_segments)
 
@@ -277,13 +275,22 @@ SARI = Metric(
     segment_stats=_segment_stats, score=_score, signature=_signature)
 
 # %% ../../nbs/22_sari.ipynb #812c61e2
-def _attach(sources, sources_file, refs, n_segments=None):
+def attach_sources(sources, sources_file, refs, n_segments=None, metric: str = 'sari'):
+    "A corpus's `refs` with the sources in front (`with_sources`), given as a list or as a file (the command line's way)."
     if sources is not None and sources_file is not None:
-        raise MetricInputError("sari: give `sources` or `sources_file`, not both")
+        raise MetricInputError(f"{metric}: give `sources` or `sources_file`, not both")
     if sources_file is not None:
         from textmetrics_edu.core.datasets import read_segments
         sources = read_segments(sources_file, rstrip=True)
     return refs if sources is None else with_sources(sources, refs, n_segments=n_segments)
+
+
+def source_in_front(source, refs, metric: str = 'sari') -> tuple:
+    "One segment's references, checked, with its `source` in front as a `Source` (unless None: then as they are)."
+    rs = check_refs_of_segment(refs, 'refs')
+    if source is None: return rs
+    if any(isinstance(x, Source) for x in rs): raise MetricInputError(f"{metric}: `refs` already carries a source")
+    return (Source(check_text(source, 'source')), *rs)
 
 
 @accepts_tool_names
@@ -299,7 +306,7 @@ def corpus_sari(hyps: Sequence[str],  # system outputs O, one per segment
     tokenization): counts summed over the corpus, F1 per n-gram order averaged, deletion F1. The other conventions:
     `convention='paper'|'authors'|'hf'`. Raises `MetricInputError` for bad input or a missing source."""
     n = len(check_hyps(hyps))
-    return SARI.corpus(hyps, _attach(sources, sources_file, refs, n), convention=convention, tokenize=tokenize,
+    return SARI.corpus(hyps, attach_sources(sources, sources_file, refs, n), convention=convention, tokenize=tokenize,
                        lowercase=lowercase, sources_file=sources_file)
 
 
@@ -313,10 +320,7 @@ def sentence_sari(hyp: str,  # one system output O
     "SARI of one segment (any convention: the two mean conventions give the tool's sentence score)."
     if sources_file is not None:
         raise MetricInputError("sentence_sari: `sources_file` gives a corpus's sources; for one segment pass `source=`")
-    if source is not None:
-        rs = check_refs_of_segment(refs, 'refs')
-        if any(isinstance(x, Source) for x in rs): raise MetricInputError("sari: `refs` already carries a source")
-        refs = (Source(check_text(source, 'source')), *rs)
+    if source is not None: refs = source_in_front(source, refs)
     return SARI.sentence(hyp, refs, convention=convention, tokenize=tokenize, lowercase=lowercase)
 
 

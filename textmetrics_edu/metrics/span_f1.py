@@ -145,13 +145,10 @@ class SpanStats:
 
 
 def span_statistics(hyp, ref,  # predicted and gold tags of one segment (str or list), as long as each other
-                    *, mode: str = 'conlleval', scheme: str | None = None,
-                    checked: bool = False,  # the tags were already checked by `read_tags` (corpus_span_f1 does)
-                   ) -> SpanStats:
+                    *, mode: str = 'conlleval', scheme: str | None = None) -> SpanStats:
     "Stage 2 for one segment: the predicted and gold spans, compared as sets per type."
     sch = scheme if mode == 'strict' else None
-    if checked: h, r = hyp.split(), ref.split()
-    else: h, r = read_tags(hyp, 'hyp', sch), read_tags(ref, 'ref', sch)
+    h, r = read_tags(hyp, 'hyp', sch), read_tags(ref, 'ref', sch)
     if len(h) != len(r): raise MetricInputError(f"the prediction has {len(h)} tags but the gold has {len(r)}: one tag per token")
     spans = (lambda t: strict_spans(t, scheme)) if mode == 'strict' else conlleval_spans
     hs, rs = set(spans(h)), set(spans(r))
@@ -241,7 +238,7 @@ def _check(o: dict, name: str):
 
 def _segment(h, refs, o):
     if len(refs) != 1: raise MetricInputError(f"span_f1: a segment has {len(refs)} gold tag strings; give exactly one")
-    return span_statistics(h, refs[0], mode=o['mode'], scheme=o['scheme'], checked=o.get('_checked', False))
+    return span_statistics(h, refs[0], mode=o['mode'], scheme=o['scheme'])
 
 
 SPAN_F1_OPTIONS = (
@@ -260,7 +257,7 @@ SPAN_F1 = Metric(
                  "which partitions do not ship (micro F1 alone would add up)")
 
 
-def _as_lines(x, name):
+def _as_lines(x):
     "Segments given as lists of tags (seqeval's y_pred/y_true) joined into tag strings; strings kept."
     if isinstance(x, str) or not is_sequence(x): return x
     return [(' '.join(s) if is_sequence(s) and all(isinstance(t, str) for t in s) else s) for s in x]
@@ -274,7 +271,7 @@ def corpus_span_f1(hyps, refs, *, mode: str = 'conlleval', scheme: str | None = 
     per-type, macro and weighted scores equal its `precision_recall_fscore_support`. Raises `MetricInputError`
     naming the segment and tag (`hyps[3][1]`) for a tag that is not one, or a segment whose lengths differ."""
     o = SPAN_F1.opts(dict(mode=mode, scheme=scheme, zero_division=zero_division))
-    hyps, refs = check_corpus(_as_lines(hyps, 'hyps'), _as_lines(refs, 'refs'))
+    hyps, refs = check_corpus(_as_lines(hyps), _as_lines(refs))
     sch = scheme if mode == 'strict' else None
     tags = []
     for i, (h, r) in enumerate(zip(hyps, refs)):   # errors that name the segment (the stages see one segment at a time)
@@ -292,8 +289,8 @@ def corpus_span_f1(hyps, refs, *, mode: str = 'conlleval', scheme: str | None = 
 @accepts_tool_names
 def sentence_span_f1(hyp, ref, *, mode: str = 'conlleval', scheme: str | None = None, zero_division: int = 0) -> SpanF1Result:
     "Span F1 of one sentence's predicted tags against its gold tags (a str of tags or a list)."
-    j = lambda x: ' '.join(x) if is_sequence(x) and all(isinstance(t, str) for t in x) else x
-    return SPAN_F1.sentence(j(hyp), [j(ref)], mode=mode, scheme=scheme, zero_division=zero_division)
+    hyp, ref = _as_lines([hyp, ref])   # a list of tags joined, as a corpus's segments are
+    return SPAN_F1.sentence(hyp, [ref], mode=mode, scheme=scheme, zero_division=zero_division)
 
 
 register(SPAN_F1, corpus_span_f1, sentence_span_f1);

@@ -11,7 +11,7 @@ import warnings
 
 from ..core import MetricInputError, PALETTE
 from ..metrics.confusion import UndefinedMetricWarning, confusion_html
-from ..metrics.classification import corpus_classification, parse_labels
+from ..metrics.classification import corpus_classification, parse_labels, zero_division_arg
 from .html import error_box
 
 # %% auto #0
@@ -24,7 +24,7 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
                          ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: confusion matrix, per-class P/R/F and the averages (a clear message for bad input)."
     e = html.escape
-    zd = {'nan': math.nan, '0': 0, '1': 1, 'warn': 'warn'}.get(str(zero_division), zero_division)
+    zd = zero_division_arg(zero_division)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', UndefinedMetricWarning)

@@ -9,7 +9,7 @@ import html
 from collections import Counter
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_count
 from ..metrics.diversity import corpus_distinct, distinct_counts, self_bleu
 from .html import error_box
 
@@ -69,8 +69,7 @@ def render_repetition_html(continuations: Sequence[str],  # the continuations, o
     e = html.escape
     try:
         r = corpus_seq_rep(continuations, n=n, tokenize=tokenize)
-        if isinstance(context, bool) or not isinstance(context, int) or context < 1:
-            raise MetricInputError(f"`context` must be an int >= 1, got {context!r}")
+        check_count(context, 'context')
     except MetricInputError as err: return error_box(err)
     rows = []
     for i, (c, v) in enumerate(zip(continuations, r.per_sample), 1):

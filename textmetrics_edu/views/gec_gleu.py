@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError
 from ..metrics import gec_gleu as _g   # as a module: the lesson's own names stay the lesson's
+from ..metrics.sari import ngram_counter
 from .html import error_box
 
 # %% auto #0
@@ -26,14 +27,14 @@ def render_gec_gleu_html(hyp: str,  # the corrected sentence H
     try:
         rs = [refs] if isinstance(refs, str) else list(refs)
         res = _g.sentence_gec_gleu(hyp, refs, source=source, penalty=penalty, max_order=max_order, lowercase=lowercase)
-        S = _g.ngram_counts_of_order(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
-        H = _g.ngram_counts_of_order(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp', True), 1)   # may be empty
+        S = ngram_counter(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
+        H = ngram_counter(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp', True), 1)   # may be empty
         st = _g.gec_gleu_statistics(source, hyp, rs, max_order=max_order, penalty=penalty, lowercase=lowercase)
     except MetricInputError as err:
         return error_box(err)
     blocks = []
     for j, r in enumerate(rs):
-        R = _g.ngram_counts_of_order(_g.gleu_tokens(r, 'none', lowercase), 1)
+        R = ngram_counter(_g.gleu_tokens(r, 'none', lowercase), 1)
         good = ' '.join(e(g[0]) for g in H if R[g] > 0)
         bad = ' '.join(e(g[0]) for g in H if R[g] == 0 and S[g] > 0)
         rows = ''.join(f"<tr><td>{n}</td><td>{x}</td><td>{d}</td><td>{(x / d if d else 1.0):.4f}</td></tr>"

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Sequence
 
 from ..metrics.squad import (SQUAD_CONVENTIONS, SQUAD, squad_normalize, squad_tokens, squad_exact,
-                                           squad_token_f1, squad_gold_answers)
+                                           squad_token_f1, squad_gold_answers, squad_question_scores)
 from .html import error_box
 
 # %% auto #0
@@ -34,7 +34,7 @@ def render_squad_html(prediction: str,  # the predicted answer ('' = no answer)
     for g in golds:
         used = g in kept
         gt = squad_tokens(g)
-        common = sorted((_counter(p) & _counter(gt)).elements())
+        common = sorted((Counter(p) & Counter(gt)).elements())
         em, f1 = squad_exact(prediction, g), squad_token_f1(prediction, g, convention)
         pr = f"{len(common)}/{len(p)}" if p else '-'
         rc = f"{len(common)}/{len(gt)}" if gt else '-'
@@ -46,8 +46,7 @@ def render_squad_html(prediction: str,  # the predicted answer ('' = no answer)
         rows.append(f"<tr><td><i>(no answer)</i></td><td><code></code></td><td></td><td>-</td><td>-</td>"
                     f"<td>{squad_token_f1(prediction, '', convention):.4f}</td><td>{squad_exact(prediction, '')}</td>"
                     f"<td>no gold left: unanswerable</td></tr>")
-    em = max(squad_exact(prediction, g) for g in kept)
-    f1 = max(squad_token_f1(prediction, g, convention) for g in kept)
+    em, f1 = squad_question_scores(prediction, golds, convention)
     return (f"<div class='tme-squad'><p><b>EM = {em}, F1 = {f1:.4f}</b> ({e(convention)} rules; x100: {100 * f1:.2f})</p>"
             f"<p>prediction <code>{e(prediction)}</code>, normalised <code>{e(squad_normalize(prediction))}</code> "
             f"({len(p)} tokens)</p>"
@@ -59,8 +58,6 @@ def _seq_of_str(x) -> bool:
     try: return all(isinstance(s, str) for s in x)
     except TypeError: return False
 
-
-def _counter(tokens): return Counter(tokens)
 
 # %% ../../nbs/52_squad.ipynb #afb8e2e3
 from .explorer import explorer, Text, Lines
