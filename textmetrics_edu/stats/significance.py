@@ -20,11 +20,6 @@ __all__ = ['stats_matrix', 'spec_scorer', 'row_scorer', 'score_from_row', 'estim
            'check_systems', 'paired_test', 'bootstrap_ci']
 
 # %% ../../nbs/40_significance.ipynb #9ed7c2e9
-def _matrix(rows) -> np.ndarray:
-    exact = all(isinstance(x, int) for r in rows for x in r)
-    return np.array(rows, dtype=np.int64 if exact else np.float64)
-
-
 def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
                  refs: Sequence,  # refs[i]: reference(s) of segment i
                  metric: str = 'bleu',  # any metric on the protocol: 'bleu', 'chrf', 'ter', 'wer', 'rouge1', ...
@@ -36,7 +31,9 @@ def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
     m = get_metric(metric)
     o = m.opts(opts)
     hyps, refs = check_corpus(hyps, refs)
-    return _matrix([stats_row(s) for s in m.stats(hyps, refs, o)])
+    rows = [stats_row(s) for s in m.stats(hyps, refs, o)]
+    exact = all(isinstance(x, int) for r in rows for x in r)
+    return np.array(rows, dtype=np.int64 if exact else np.float64)
 
 
 def spec_scorer(m, o: dict, template, n_segments: int = 1):
