@@ -120,7 +120,6 @@ def render_difference_explorer(hyp: str,  # the hypothesis
                                pair: str = 'bleu: 13a → intl',  # one of `diff_pairs()`
                               ) -> str:  # the HTML report of that one segment (x100), user text escaped
     "The explorer's view: one segment under a declared pair of conventions, at the pair's level."
-    from textmetrics_edu.metrics import bleu, rouge, wer  # noqa: F401 (registers the menu's metrics ; no discovery in the browser)
     if pair not in diff_pairs(): return error_box(f"unknown pair {pair}")
     metric, rest = pair.split(': ', 1)
     a, b = rest.split(' → ')
