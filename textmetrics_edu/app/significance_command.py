@@ -35,7 +35,6 @@ def _run(args) -> int:
     n = {len(x) for x in list(systems.values()) + streams}
     if len(n) > 1: raise MetricInputError('files have different numbers of lines')
     refs = streams[0] if len(streams) == 1 else [list(x) for x in zip(*streams)]
-    names = list(systems)
     out = []
     from textmetrics_edu.app.cli import Progress   # progress on stderr (--quiet, --progress: the common flags)
     progress, metrics = Progress(args), [m.strip() for m in args.metrics.split(',') if m.strip()]

@@ -136,9 +136,8 @@ def bootstrap_means_python(Z: Sequence[Sequence[float | None]],  # raters x item
     return out
 
 # %% ../../nbs/60_mos.ipynb #d68847b2
-def mos_fields_python(rs, raters, items, confidence, n_samples, seed) -> dict:
-    "The fields of one system's MOSResult with the standard library only."
-    _, _, Z = rating_lists(rs)
+def mos_fields_python(Z, confidence, n_samples, seed) -> dict:
+    "The fields of one system's MOSResult with the standard library only (`Z`: its votes from `rating_lists`)."
     x = [v for r in Z for v in r if v is not None]; n = len(x)
     m, sd = math.fsum(x) / n, math.sqrt(_var(x))
     h = t_quantile((1 + confidence) / 2, n - 1) * sd / math.sqrt(n)

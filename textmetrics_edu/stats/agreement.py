@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..core import MetricInputError, MetricResult, check_numbers, make_signature
-from .mos import ACR_SCALE, COLUMNS, ratings_records, fmt_ci
+from .mos import ACR_SCALE, COLUMNS, ratings_records, rating_matrix, fmt_ci
 
 # %% auto #0
 __all__ = ['ICC_FORMS', 'reliability_matrix', 'krippendorff_alpha_by_hand', 'AgreementResult', 'agreement']
@@ -18,13 +18,9 @@ __all__ = ['ICC_FORMS', 'reliability_matrix', 'krippendorff_alpha_by_hand', 'Agr
 # %% ../../nbs/60_mos.ipynb #dfe2aa9c
 def reliability_matrix(records: Sequence[tuple],  # (system, item, rater, score) tuples
                       ) -> tuple[list, list, Any]:  # raters, units, raters x units array (nan = not rated)
-    "Krippendorff's layout: one row per rater, one column per unit (a (system, item) pair), nan where not rated."
-    import numpy as np
-    raters = list(dict.fromkeys(r[2] for r in records)); units = list(dict.fromkeys((r[0], r[1]) for r in records))
-    ri, ui = {r: k for k, r in enumerate(raters)}, {u: k for k, u in enumerate(units)}
-    R = np.full((len(raters), len(units)), np.nan)
-    for s, it, ra, v in records: R[ri[ra], ui[(s, it)]] = v
-    return raters, units, R
+    """Krippendorff's layout: one row per rater, one column per unit (a (system, item) pair), nan where not rated:
+    `rating_matrix` with the units as its items."""
+    return rating_matrix([(s, (s, it), ra, v) for s, it, ra, v in records])
 
 # %% ../../nbs/60_mos.ipynb #93e439f1
 def krippendorff_alpha_by_hand(reliability_data: Sequence[Sequence[float]],  # raters x units, None or nan = missing

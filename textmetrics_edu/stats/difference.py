@@ -11,8 +11,9 @@ from dataclasses import dataclass, fields
 from typing import Callable, Sequence
 
 from ..core import (MetricInputError, Metric, METRICS, discover_metrics, check_corpus, check_count,
-                                  stats_row, stats_from_row, n_refs_label)
+                                  stats_row, stats_from_row, n_refs_label, fmt_value)
 from ..core import LEVELS, Convention, Conventions, CONVENTIONS
+from .significance import spec_scorer
 
 # %% auto #0
 __all__ = ['METHODS', 'first_divergence', 'token_diff', 'wdiff', 'named_stats', 'SegmentDifference', 'Difference', 'result_steps',
@@ -61,20 +62,24 @@ def token_diff(a: Sequence[str],  # tokens under convention a
 
 
 def wdiff(ops: list,  # from `token_diff`
-          max_changes: int = 6,  # changed runs shown (then '...')
+          max_changes: int = 6,  # changed runs shown (then `dots`)
+          *, dots: str = '...',  # what stands for skipped tokens
+          equal: Callable = ' '.join,  # the tokens of an equal run -> its text
+          change: Callable = lambda x, y: (f"[-{' '.join(x)}-]" if x else '') + (f"{{+{' '.join(y)}+}}" if y else ''),
          ) -> str:  # e.g. 'the [-„Wir-]{+„ Wir+} sagen ...'
-    "The opcodes as one line, `wdiff`-style: `[-a only-]{+b only+}`, '...' for skipped tokens."
+    """The opcodes as one line, `wdiff`-style: `[-a only-]{+b only+}`, '...' for skipped tokens (`equal` and `change`
+    (tokens of a, tokens of b) -> text give other forms: the explorer's HTML)."""
     parts, changes = [], 0
     for op, x, y in ops:
         if op == 'skip':
-            if not parts or parts[-1] != '...': parts.append('...')
+            if not parts or parts[-1] != dots: parts.append(dots)
             continue
-        if op == 'equal': parts.append(' '.join(x)); continue
+        if op == 'equal': parts.append(equal(x)); continue
         changes += 1
         if changes > max_changes:
-            if parts[-1] != '...': parts.append('...')
+            if parts[-1] != dots: parts.append(dots)
             break
-        parts.append((f"[-{' '.join(x)}-]" if x else '') + (f"{{+{' '.join(y)}+}}" if y else ''))
+        parts.append(change(x, y))
     return ' '.join(p for p in parts if p)
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #c3f8503c
@@ -214,11 +219,6 @@ def _sum_rows(rows: list) -> list:
     return total
 
 
-def _scorer(m: Metric, o: dict, template, n: int) -> Callable:
-    "row -> the score of those (summed) statistics under options `o` (a float)."
-    return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n))
-
-
 def result_steps(result) -> dict:
     "The numbers a score's result carries besides the score (its intermediates: BLEU's smoothed precisions, BP...), by name."
     skip = {'score', 'signature', 'n_segments'} | set(getattr(result, '_hidden', ()))
@@ -230,12 +230,6 @@ def result_steps(result) -> dict:
         elif isinstance(v, tuple) and 0 < len(v) <= 12 and all(isinstance(x, (int, float)) for x in v):
             out.update({f"{f.name}[{k}]": x for k, x in enumerate(v, 1)})
     return out
-
-
-def _units_of(m: Metric, fam: Conventions | None) -> Callable | None:
-    "Stage 1: the spec's `preprocess`, else the family's declared `units`; None when not observable."
-    if m.preprocess is not None: return m.preprocess
-    return fam.units if fam is not None else None
 
 
 def _describe(fam, stats, o) -> dict:
@@ -279,7 +273,7 @@ def explain_difference(metric: str | Metric,  # a registered metric name (e.g. '
     n = len(hyps)
     nrefs = n_refs_label(refs)
     # stage 1: the tokens of every hypothesis and reference, under both
-    units = _units_of(m, fam)
+    units = m.preprocess if m.preprocess is not None else fam.units if fam is not None else None  # None: not observable
     toks = None
     if units is not None:
         toks = [((units(h, oa), tuple(units(r, oa) for r in rs)), (units(h, ob), tuple(units(r, ob) for r in rs)))
@@ -291,11 +285,11 @@ def explain_difference(metric: str | Metric,  # a registered metric name (e.g. '
     stat_diff = [x != y for x, y in zip(ra, rb)]
     separable = all(len(x) == len(y) for x, y in zip(ra, rb))
     # stage 3: the scores (each side at its level), and the two parts of the difference
-    one_a, one_b = _scorer(m, oa, sa[0], 1), _scorer(m, ob, sb[0], 1)  # one segment alone
-    fa = _scorer(m, oa, sa[0], n)  # a's corpus score of summed statistics
+    one_a, one_b = spec_scorer(m, oa, sa[0], 1), spec_scorer(m, ob, sb[0], 1)  # one segment alone
+    fa = spec_scorer(m, oa, sa[0], n)  # a's corpus score of summed statistics
     F_a = (lambda rows: math.fsum(map(one_a, rows)) / n) if la == 'sentence' else (lambda rows: fa(_sum_rows(rows)))
     S_a = F_a(ra)
-    S_b = math.fsum(map(one_b, rb)) / n if lb == 'sentence' else _scorer(m, ob, sb[0], n)(_sum_rows(rb))
+    S_b = math.fsum(map(one_b, rb)) / n if lb == 'sentence' else spec_scorer(m, ob, sb[0], n)(_sum_rows(rb))
     both_sentence = la == lb == 'sentence'
     alone = contrib = [0.0] * n
     agg_seg = [False] * n
@@ -348,13 +342,8 @@ def explain_difference(metric: str | Metric,  # a registered metric name (e.g. '
 def _changed_stats(x: dict, y: dict) -> str:
     "The statistics that differ between two named sets, 'name a -> b; ...'."
     keys = list(x) + [k for k in y if k not in x]
-    out = [f"{k} {_num(x.get(k, '-'))} -> {_num(y.get(k, '-'))}" for k in keys if x.get(k) != y.get(k)]
+    out = [f"{k} {fmt_value(x.get(k, '-'))} -> {fmt_value(y.get(k, '-'))}" for k in keys if x.get(k) != y.get(k)]
     return '; '.join(out) if out else 'all equal'
-
-
-def _num(v) -> str:
-    if isinstance(v, float): return f"{v:.6g}"
-    return str(v)
 
 
 def _cause(name: str, cause: str) -> str: return f"{name}: {cause}" if cause else name

@@ -120,12 +120,15 @@ STATISTICS = {
 
 
 def system_vectors(M, H, seg):
-    if not seg: return list(M), list(H)
-    hm = []
-    for r in H:
-        judged = [x for x in r if x is not None]
-        hm.append(sum(judged) / len(judged) if judged else None)
-    return [sum(r) / len(r) for r in M], hm
+    "The system-level (metric, human) vectors: segment scores averaged per system; a system no human judged left out."
+    if seg:
+        hm = []
+        for r in H:
+            judged = [x for x in r if x is not None]
+            hm.append(sum(judged) / len(judged) if judged else None)
+        M, H = [sum(r) / len(r) for r in M], hm
+    keep = [i for i, x in enumerate(H) if x is not None]
+    return [M[i] for i in keep], [H[i] for i in keep]
 
 
 def row_value(statistic, m, h):
@@ -149,8 +152,6 @@ def compute_statistic(M, H, seg: bool,  # tables from `score_tables`
         return soft_pairwise_accuracy(M, H), {}
     if level == 'system':
         m, h = system_vectors(M, H, seg)
-        keep = [i for i, x in enumerate(h) if x is not None]
-        m, h = [m[i] for i in keep], [h[i] for i in keep]
         if statistic == 'pairwise_accuracy':
             v, n = pairwise_accuracy(m, h); return v, dict(n_pairs=n)
         return row_value(statistic, m, h), {}
@@ -250,11 +251,7 @@ def correlate(metric_scores: Mapping,  # {system: score} or {system: [segment sc
     p = None
     if statistic in ('pearson', 'spearman', 'kendall', 'kendall_c') and (level == 'system' or average_by == 'none'):
         import scipy.stats
-        if level == 'system':
-            m, h = system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
-            rows = [([m[i] for i in keep], [h[i] for i in keep])]
-        else: rows = grouped_rows(M, H, 'none')
-        m, h = rows[0]
+        m, h = system_vectors(M, H, seg) if level == 'system' else grouped_rows(M, H, 'none')[0]
         if len(set(m)) > 1 and len(set(h)) > 1:
             f = dict(pearson=scipy.stats.pearsonr, spearman=scipy.stats.spearmanr)
             p = float(f[statistic](m, h)[1]) if statistic in f else \
@@ -369,17 +366,16 @@ def bootstrap_values_fast(M, H, seg, level, statistic, average_by, *, resample, 
     "The same values as `bootstrap_values`, vectorised for item resampling at the segment level (else the loop)."
     import numpy as np
     kw = dict(resample=resample, n_resamples=n_resamples, seed=seed, darr_threshold=darr_threshold)
-    if not seg and statistic == 'pearson':  # system scores, systems resampled: Pearson of every resample at once
+    if not seg and statistic in ('pearson', 'kendall', 'pairwise_accuracy'):  # system scores, systems resampled
         si, _ = resample_indices(len(M), 1, resample, n_resamples, seed)
         m, h = np.asarray(M, float)[si], np.asarray(H, float)[si]
+    if not seg and statistic == 'pearson':  # Pearson of every resample at once
         dm, dh = m - m.mean(1, keepdims=True), h - h.mean(1, keepdims=True)
         const = (m == m[:, :1]).all(1) | (h == h[:, :1]).all(1)  # one system drawn n times: NaN, as `pearson_stat`
         with np.errstate(invalid='ignore', divide='ignore'):
             r = (dm * dh).sum(1) / np.sqrt((dm * dm).sum(1) * (dh * dh).sum(1))
         return np.where(const, np.nan, np.clip(r, -1.0, 1.0))
     if not seg and statistic in ('kendall', 'pairwise_accuracy'):  # sign matrices of every resample at once
-        si, _ = resample_indices(len(M), 1, resample, n_resamples, seed)
-        m, h = np.asarray(M, float)[si], np.asarray(H, float)[si]
         i, j = np.triu_indices(len(M), 1)
         sm, sh = np.sign(m[:, i] - m[:, j]), np.sign(h[:, i] - h[:, j])
         if statistic == 'pairwise_accuracy': return (sm == sh).mean(1)

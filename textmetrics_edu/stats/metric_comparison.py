@@ -42,8 +42,8 @@ class ComparisonResult:
 def _perm_rows(M, H, seg, level, statistic, average_by):
     "The vector that is permuted (judged cells in grouping order) and the row lengths of the grouping."
     if level == 'system' and statistic != 'soft_pairwise_accuracy':
-        m, h = system_vectors(M, H, seg); keep = [i for i, x in enumerate(h) if x is not None]
-        return [m[i] for i in keep], [h[i] for i in keep], [len(keep)]
+        m, h = system_vectors(M, H, seg)
+        return m, h, [len(m)]
     rows = grouped_rows(M, H, 'none' if level == 'system' else average_by)
     rows = [r for r in rows if r[0]]
     return [x for m, _ in rows for x in m], [x for _, h in rows for x in h], [len(m) for m, _ in rows]
@@ -165,15 +165,10 @@ def correlation_table(metrics: Mapping[str, Mapping],  # {metric name: {system: 
                       ci: float = 0.95, n_resamples: int = 1000, n_permutations: int = 1000, seed: int = 12345,
                      ) -> list[dict]:  # one row per metric, best first by the clusters' statistic
     "System-level correlations of several metrics with intervals, and their significance clusters."
-    rows = {}
-    for name, scores in metrics.items():
-        sub = {s: scores[s] for s in human_scores}
-        rows[name] = {st: correlate(sub, human_scores, statistic=st, ci=ci, n_resamples=n_resamples, seed=seed)
-                      for st in statistics}
-    ranks = {}
-    if clusters_by:
-        for k, _, rank in significance_clusters({n: {s: metrics[n][s] for s in human_scores} for n in metrics}, human_scores,
-                                                statistic=clusters_by, n_resamples=n_permutations, seed=seed):
-            ranks[k] = rank
+    subs = {name: {s: scores[s] for s in human_scores} for name, scores in metrics.items()}
+    rows = {name: {st: correlate(sub, human_scores, statistic=st, ci=ci, n_resamples=n_resamples, seed=seed)
+                   for st in statistics} for name, sub in subs.items()}
+    ranks = {k: rank for k, _, rank in significance_clusters(subs, human_scores, statistic=clusters_by,
+                                                             n_resamples=n_permutations, seed=seed)} if clusters_by else {}
     order = sorted(rows, key=lambda n: (ranks.get(n, 0), -rows[n][statistics[0]].score, n))
     return [dict(metric=n, cluster=ranks.get(n), **rows[n]) for n in order]

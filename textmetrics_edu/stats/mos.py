@@ -277,7 +277,7 @@ def mos(ratings,  # long table (system, item, rater, score): list of dicts/4-tup
         common = dict(signature=sig, system=s, n_raters=len(raters), n_items=len(items), confidence=confidence,
                       n_samples=n_samples, seed=seed, scale=None if scale is None else tuple(scale))
         if engine == 'python':
-            out[s] = MOSResult(**common, **mos_fields_python(rs, raters, items, confidence, n_samples, seed)); continue
+            out[s] = MOSResult(**common, **mos_fields_python(Z, confidence, n_samples, seed)); continue
         import numpy as np
         x = Z[~np.isnan(Z)]
         c = crowdmos_variance(Z)

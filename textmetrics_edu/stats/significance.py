@@ -12,27 +12,14 @@ try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): only the explorer (pure Python) works
 
 from ..core import (MetricInputError, MetricResult, check_corpus, check_hyps, check_refs, make_signature,
-                                  SegmentRefs, get_metric, discover_metrics, stats_row,
+                                  SegmentRefs, get_metric, stats_row,
                                   stats_from_row, check_seed, check_count)
 
 # %% auto #0
-__all__ = ['find_metric', 'stats_matrix', 'row_scorer', 'score_from_row', 'estimate_ci', 'better_of', 'PairedTestResult',
+__all__ = ['stats_matrix', 'spec_scorer', 'row_scorer', 'score_from_row', 'estimate_ci', 'better_of', 'PairedTestResult',
            'check_systems', 'paired_test', 'bootstrap_ci']
 
 # %% ../../nbs/40_significance.ipynb #9ed7c2e9
-def find_metric(metric: str):
-    "The protocol spec of `metric` (any registered metric with per-segment statistics; modules found on demand)."
-    from textmetrics_edu.core import METRICS
-    if not isinstance(metric, str): raise MetricInputError(f"`metric` must be a metric name, got {metric!r}")
-    if metric.lower() not in {k.lower() for k in METRICS}: discover_metrics()
-    return get_metric(metric)
-
-
-def _matrix(rows) -> np.ndarray:
-    exact = all(isinstance(x, int) for r in rows for x in r)
-    return np.array(rows, dtype=np.int64 if exact else np.float64)
-
-
 def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
                  refs: Sequence,  # refs[i]: reference(s) of segment i
                  metric: str = 'bleu',  # any metric on the protocol: 'bleu', 'chrf', 'ter', 'wer', 'rouge1', ...
@@ -41,19 +28,27 @@ def stats_matrix(hyps: Sequence[str],  # hypotheses, one per segment
     """Sufficient statistics of every segment, one row each: the fields of the metric's statistics object in order
     (`core.stats_row`). BLEU: `[c, r, m_1..m_N, t_1..t_N]`; chrF: `[hyp_1..hyp_K, ref_1..ref_K, match_1..match_K]`.
     int64 when every statistic is an integer (BLEU, chrF, TER, WER), float64 otherwise (ROUGE, METEOR)."""
-    m = find_metric(metric)
+    m = get_metric(metric)
     o = m.opts(opts)
     hyps, refs = check_corpus(hyps, refs)
-    return _matrix([stats_row(s) for s in m.stats(hyps, refs, o)])
+    rows = [stats_row(s) for s in m.stats(hyps, refs, o)]
+    exact = all(isinstance(x, int) for r in rows for x in r)
+    return np.array(rows, dtype=np.int64 if exact else np.float64)
+
+
+def spec_scorer(m, o: dict, template, n_segments: int = 1):
+    """A function row -> score (a float) of the spec `m` under its validated options `o`, by the metric's own stage 3:
+    the row (summed statistics) is shaped like `template`, one statistics object of the metric."""
+    return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
 
 
 def row_scorer(metric: str, opts: dict, n_segments: int = 1, example=None):
     """A function row -> score of the metric (validated once; the statistics' shape from a one-word segment, or from
     `example` = (hyps, refs) of one checked segment: SARI's references must carry their source)."""
-    m = find_metric(metric)
+    m = get_metric(metric)
     o = m.opts(opts)
     template = m.stats(*(example or (('O',), (('O',),))), o)[0]  # 'O': one word of text, and a valid tag sequence (span F1)
-    return lambda row: float(m.score(stats_from_row(template, row), o, signature='', n_segments=n_segments))
+    return spec_scorer(m, o, template, n_segments)
 
 
 def score_from_row(row: Sequence[float],  # summed statistics (one row of `stats_matrix`'s layout)
@@ -116,12 +111,11 @@ class PairedTestResult(MetricResult):
 def check_systems(hyps_by_name: dict, refs):
     "Check every system and the references once (a generator for `refs` is read once)."
     out = {k: check_hyps(v, k) for k, v in hyps_by_name.items()}
-    n = {len(v) for v in out.values()}
     first, *rest = out
     for k in rest:
         if len(out[k]) != len(out[first]):
             raise MetricInputError(f"`{k}` has {len(out[k])} segments but `{first}` has {len(out[first])}")
-    return out, SegmentRefs(check_refs(refs, n.pop()))
+    return out, SegmentRefs(check_refs(refs, len(out[first])))
 
 
 def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
@@ -148,7 +142,9 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
     bl_score, sy_score = f(bl.sum(0)), f(sy.sum(0))
     diff = abs(bl_score - sy_score)
     rng = np.random.default_rng(seed)
-    sig = make_signature(f"paired-{test}-{find_metric(metric).name}", n=n_samples, seed=str(seed).lower(), **opts)
+    sig = make_signature(f"paired-{test}-{get_metric(metric).name}", n=n_samples, seed=str(seed).lower(), **opts)
+    common = dict(score=sy_score, signature=sig, baseline_score=bl_score, test=test, n_samples=n_samples, seed=seed,
+                  higher_is_better=get_metric(metric).higher_is_better)
     if test == 'bs':
         idx = rng.choice(n, size=(n_samples, n), replace=True)
         s_bl = np.array([f(bl[i].sum(0)) for i in idx])
@@ -156,16 +152,13 @@ def paired_test(baseline: Sequence[str],  # the baseline system's hypotheses
         d = np.abs(s_sy - s_bl)
         p = (int(np.sum((d - d.mean()) > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
         (m, ci), (bm, bci) = estimate_ci(s_sy), estimate_ci(s_bl)
-        return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, mean=m, ci=ci,
-                                baseline_mean=bm, baseline_ci=bci, test='bs', n_samples=n_samples, seed=seed,
-                                higher_is_better=find_metric(metric).higher_is_better)
+        return PairedTestResult(**common, p_value=p, mean=m, ci=ci, baseline_mean=bm, baseline_ci=bci)
     pos = rng.integers(2, size=(n_samples, n), dtype=bool)
     shuf_a = pos @ bl + ~pos @ sy
     shuf_b = ~pos @ bl + pos @ sy
     d = np.abs(np.array([f(r) for r in shuf_a]) - np.array([f(r) for r in shuf_b]))
     p = (int(np.sum(d > diff)) + 1) / (n_samples + 1) if diff > 0 else 1.0
-    return PairedTestResult(score=sy_score, signature=sig, baseline_score=bl_score, p_value=p, test='ar',
-                            n_samples=n_samples, seed=seed, higher_is_better=find_metric(metric).higher_is_better)
+    return PairedTestResult(**common, p_value=p)
 
 
 # %% ../../nbs/40_significance.ipynb #6c817e6c

@@ -8,9 +8,11 @@ from __future__ import annotations
 import html
 import math
 
-from ..stats.difference import Difference, token_diff
+from typing import Sequence
+
+from ..stats.difference import Difference, explain_difference, token_diff, wdiff
 from .html import svg_size, error_box
-from ..core import PALETTE
+from ..core import PALETTE, CONVENTIONS, MetricInputError, fmt_value
 
 # %% auto #0
 __all__ = ['EXPLORER_METRICS', 'DIFF_EXPLORER', 'tokens_html', 'render_difference_html', 'diff_pairs',
@@ -25,20 +27,10 @@ _INS = f"background:{PALETTE.added}"
 def tokens_html(a: tuple, b: tuple,  # the tokens of one text under conventions a and b
                 max_changes: int = 8,  # changed runs shown
                ) -> str:  # escaped HTML: deleted tokens struck through (red), inserted ones green
-    "The token-level difference of one text, from its first divergence (`token_diff`), as HTML."
-    parts, changes = [], 0
-    for op, x, y in token_diff(a, b):
-        if op == 'skip':
-            if not parts or parts[-1] != '…': parts.append('…')
-            continue
-        if op == 'equal': parts.append(_E(' '.join(x))); continue
-        changes += 1
-        if changes > max_changes:
-            if parts[-1] != '…': parts.append('…')
-            break
-        if x: parts.append(f"<span style='{_DEL}' title='only in a'>{_E(' '.join(x))}</span>")
-        if y: parts.append(f"<span style='{_INS}' title='only in b'>{_E(' '.join(y))}</span>")
-    return ' '.join(parts)
+    "The token-level difference of one text, from its first divergence (`token_diff`), as HTML (`wdiff`'s HTML form)."
+    span = lambda style, side, x: f"<span style='{style}' title='only in {side}'>{_E(' '.join(x))}</span>" if x else ''
+    return wdiff(token_diff(a, b), max_changes, dots='…', equal=lambda x: _E(' '.join(x)),
+                 change=lambda x, y: ' '.join(s for s in (span(_DEL, 'a', x), span(_INS, 'b', y)) if s))
 
 
 def _bars_svg(d: Difference, scale: float, width: int = 420) -> str:
@@ -64,10 +56,9 @@ def _bars_svg(d: Difference, scale: float, width: int = 420) -> str:
 
 def _stats_table(a: dict, b: dict) -> str:
     keys = list(a) + [k for k in b if k not in a]
-    fmt = lambda v: f"{v:.6g}" if isinstance(v, float) else str(v)
     bold = " style='font-weight:bold'"
     rows = ''.join(f"<tr{bold if a.get(k) != b.get(k) else ''}><td>{_E(k)}</td>"
-                   f"<td>{_E(fmt(a.get(k, '-')))}</td><td>{_E(fmt(b.get(k, '-')))}</td></tr>" for k in keys)
+                   f"<td>{_E(fmt_value(a.get(k, '-')))}</td><td>{_E(fmt_value(b.get(k, '-')))}</td></tr>" for k in keys)
     return f"<table><thead><tr><th>statistic</th><th>a</th><th>b</th></tr></thead><tbody>{rows}</tbody></table>"
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #d43c87c6
@@ -115,12 +106,6 @@ def render_difference_html(d: Difference,  # from `explain_difference`
     return ''.join(out)
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #9e21a17d
-from typing import Sequence
-
-from ..core import MetricInputError
-from ..core import CONVENTIONS
-from ..stats.difference import explain_difference
-
 EXPLORER_METRICS = ('bleu', 'rougeL', 'wer')  # the families of the explorer's menu (they run in the browser)
 
 
@@ -135,7 +120,6 @@ def render_difference_explorer(hyp: str,  # the hypothesis
                                pair: str = 'bleu: 13a → intl',  # one of `diff_pairs()`
                               ) -> str:  # the HTML report of that one segment (x100), user text escaped
     "The explorer's view: one segment under a declared pair of conventions, at the pair's level."
-    from textmetrics_edu.metrics import bleu, rouge, wer  # noqa: F401 (registers the menu's metrics ; no discovery in the browser)
     if pair not in diff_pairs(): return error_box(f"unknown pair {pair}")
     metric, rest = pair.split(': ', 1)
     a, b = rest.split(' → ')

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core import MetricInputError, check_seed, check_count, stats_row, PALETTE
-from ..stats.significance import find_metric, check_systems, row_scorer, better_of
+from ..core import MetricInputError, check_seed, check_count, stats_row, PALETTE, get_metric
+from ..stats.significance import check_systems, row_scorer, better_of
 from ..metrics import bleu, chrf  # noqa: F401 (registers the explorer's metrics: the browser discovers none)
 from .html import error_box
 
@@ -47,7 +47,7 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
     try:
         check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
         hy, refs = check_systems({'baseline': baseline, 'system': system}, refs)
-        spec = find_metric(metric)
+        spec = get_metric(metric)
         o = spec.opts({})
         bl = [stats_row(s) for s in spec.stats(hy['baseline'], refs, o)]
         sy = [stats_row(s) for s in spec.stats(hy['system'], refs, o)]
