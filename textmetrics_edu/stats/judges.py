@@ -5,16 +5,16 @@
 # %% ../../nbs/86_llm_judges.ipynb #b7fbcfd3
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..core import MetricInputError
+from ..kernels.meta_eval_python import average_ranks
 
 # %% auto #0
 __all__ = ['canonical_vote', 'Agreement', 'same_verdict', 'judge_human_agreement', 'human_human_agreement', 'cohen_kappa',
-           'flip_rate', 'left_win_rate', 'two_order_verdict', 'longer_wins_rate', 'truncated_ranks', 'pearson']
+           'flip_rate', 'left_win_rate', 'two_order_verdict', 'longer_wins_rate', 'truncated_ranks']
 
 # %% ../../nbs/86_llm_judges.ipynb #fe61fcaa
 def _flip(w: str) -> str: return {'model_a': 'model_b', 'model_b': 'model_a'}.get(w, w)
@@ -148,18 +148,4 @@ def longer_wins_rate(winners: Sequence[str],  # 'left', 'right' or 'tie' per ver
 # %% ../../nbs/86_llm_judges.ipynb #2d93d71e
 def truncated_ranks(scores: dict[str, float]) -> dict[str, int]:
     "pandas' `scores.rank(ascending=False).astype(int)`: 1 = best, tied scores share their average rank, truncated."
-    order = sorted(scores, key=lambda k: -scores[k])
-    out, i = {}, 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]: j += 1
-        for k in order[i:j + 1]: out[k] = int((i + 1 + j + 1) / 2)
-        i = j + 1
-    return out
-
-
-def pearson(x: Sequence[float], y: Sequence[float]) -> float:
-    "Pearson's r (as pandas' `DataFrame.corr()`)."
-    n = len(x); mx, my = sum(x) / n, sum(y) / n
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-    return sxy / math.sqrt(sum((a - mx) ** 2 for a in x) * sum((b - my) ** 2 for b in y))
+    return {k: int(r) for k, r in zip(scores, average_ranks([-v for v in scores.values()]))}
