@@ -9,7 +9,7 @@ import math
 import re
 from typing import Callable, Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_numbers
 
 # %% auto #0
 __all__ = ['lmeval_word_count', 'lmeval_byte_count', 'harness_perplexities', 'rolling_windows', 'rolling_loglikelihood',
@@ -29,12 +29,10 @@ def lmeval_byte_count(doc: str) -> int:
 
 
 def _lls(lls, docs=None) -> list[float]:
-    if isinstance(lls, (str, bytes)) or not hasattr(lls, '__len__') or not len(lls): raise MetricInputError("`lls` must be a non-empty list of log-likelihoods")
-    out = []
-    for i, x in enumerate(lls):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or math.isnan(x) or x > 0:
-            raise MetricInputError(f"`lls[{i}]` must be a log-likelihood <= 0, got {x!r}")
-        out.append(float(x))
+    out = list(check_numbers(lls, 'lls'))
+    if not out: raise MetricInputError("`lls` must be a non-empty list of log-likelihoods")
+    i = next((i for i, x in enumerate(out) if x > 0), None)
+    if i is not None: raise MetricInputError(f"`lls[{i}]` must be a log-likelihood <= 0, got {out[i]!r}")
     if docs is not None and (isinstance(docs, str) or len(docs) != len(out)):
         raise MetricInputError(f"`docs` must hold one document per log-likelihood ({len(out)})")
     return out
