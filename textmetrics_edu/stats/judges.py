@@ -53,6 +53,15 @@ def same_verdict(a: str, b: str) -> bool:
     return (_is_tie(a) and _is_tie(b)) or a == b
 
 
+def _agreements(pairs: Iterable[tuple], ties: bool) -> dict[int, Agreement]:
+    "turn -> `Agreement` of (turn, verdict, verdict) pairs (`same_verdict`); without `ties` a pair with a tie is left out."
+    out = {}
+    for turn, a, b in pairs:
+        if ties or not (_is_tie(a) or _is_tie(b)):
+            n, t = out.get(turn, (0, 0)); out[turn] = (n + same_verdict(a, b), t + 1)
+    return {turn: Agreement(*out[turn]) for turn in sorted(out)}
+
+
 def judge_human_agreement(judge: Iterable[tuple],  # the judge's verdicts: (question_id, model_a, model_b, winner, turn)
                           humans: Iterable[tuple],  # human votes, the same layout (several per pair allowed)
                           *, ties: bool = True,  # True: setup S1 (ties count); False: S2 (a pair with a tie dropped)
@@ -65,15 +74,8 @@ def judge_human_agreement(judge: Iterable[tuple],  # the judge's verdicts: (ques
         k, w = canonical_vote(v[0], v[1], v[2], v[3], v[4])
         if k in verdict: raise MetricInputError(f"`judge`: two verdicts on question {k[1]!r}, turn {k[0]}, {k[2]} vs {k[3]}")
         verdict[k] = w
-    out = {}
-    for v in humans:
-        k, w = canonical_vote(v[0], v[1], v[2], v[3], v[4])
-        if k not in verdict: continue
-        j = verdict[k]
-        a, t = out.get(k[0], (0, 0))
-        if not ties and (_is_tie(j) or _is_tie(w)): continue
-        out[k[0]] = (a + same_verdict(j, w), t + 1)
-    return {turn: Agreement(*out[turn]) for turn in sorted(out)}
+    votes = (canonical_vote(v[0], v[1], v[2], v[3], v[4]) for v in humans)
+    return _agreements(((k[0], verdict[k], w) for k, w in votes if k in verdict), ties)
 
 
 def human_human_agreement(humans: Iterable[tuple],  # (question_id, model_a, model_b, winner, turn) per vote
@@ -84,13 +86,8 @@ def human_human_agreement(humans: Iterable[tuple],  # (question_id, model_a, mod
     for v in humans:
         k, w = canonical_vote(v[0], v[1], v[2], v[3], v[4])
         by.setdefault(k, []).append(w)
-    out = {}
-    for k, ws in by.items():
-        for i in range(len(ws)):
-            for j in range(i + 1, len(ws)):
-                if not ties and (_is_tie(ws[i]) or _is_tie(ws[j])): continue
-                a, t = out.get(k[0], (0, 0)); out[k[0]] = (a + same_verdict(ws[i], ws[j]), t + 1)
-    return {turn: Agreement(*out[turn]) for turn in sorted(out)}
+    return _agreements(((k[0], ws[i], ws[j]) for k, ws in by.items() for i in range(len(ws)) for j in range(i + 1, len(ws))),
+                       ties)
 
 # %% ../../nbs/86_llm_judges.ipynb #963b4b57
 def cohen_kappa(a: Sequence[str],  # one label per item, first rater
