@@ -9,7 +9,7 @@ import math
 import re
 from typing import Callable, Sequence
 
-from ..core import MetricInputError, check_numbers
+from ..core import MetricInputError, check_count, check_numbers
 
 # %% auto #0
 __all__ = ['lmeval_word_count', 'lmeval_byte_count', 'harness_perplexities', 'rolling_windows', 'rolling_loglikelihood',
@@ -60,8 +60,7 @@ def rolling_windows(tokens: Sequence,  # the document's tokens (ids or strings),
     """lm-eval 0.4.13's `utils.get_rolling_token_windows` (and `make_disjoint_window` with `disjoint=True`), line for line:
     the first window predicts the first `max_seq_len` tokens after `prefix_token`; each next one predicts up to
     `max_seq_len - context_len + 1` new tokens. Raises `MetricInputError` unless 1 <= context_len <= max_seq_len."""
-    for name, v in (('max_seq_len', max_seq_len), ('context_len', context_len)):
-        if isinstance(v, bool) or not isinstance(v, int): raise MetricInputError(f"`{name}` must be an int, got {v!r}")
+    max_seq_len, context_len = check_count(max_seq_len, 'max_seq_len'), check_count(context_len, 'context_len')
     if not 1 <= context_len <= max_seq_len:
         raise MetricInputError(f"need 1 <= `context_len` <= `max_seq_len`, got {context_len} and {max_seq_len}")
     toks, out = list(tokens), []
