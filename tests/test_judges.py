@@ -10,9 +10,10 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from textmetrics_edu.core import MetricInputError
+from textmetrics_edu.kernels.meta_eval_python import pearson_r
 from textmetrics_edu.stats.preferences import LLMFAO_WINNERS, bradley_terry_mm
 from textmetrics_edu.stats.judges import (canonical_vote, cohen_kappa, flip_rate, human_human_agreement,
-                                          judge_human_agreement, left_win_rate, longer_wins_rate, pearson, truncated_ranks)
+                                          judge_human_agreement, left_win_rate, longer_wins_rate, truncated_ranks)
 
 D = Path(__file__).parent / 'data' / 'judges'
 ROWS = list(csv.DictReader(open(D / 'votes.tsv'), delimiter='\t'))
@@ -82,7 +83,7 @@ def test_llmfao_rank_correlations_published():
         ranks[k] = truncated_ranks(dict(zip(fit.models, fit.scores)))
         assert ranks[k] == {m['model']: m['rank'] for m in pub[k]['models']}
     ms = sorted(ranks['humans'])
-    r = lambda a, b: round(pearson([ranks[a][m] for m in ms], [ranks[b][m] for m in ms]), 6)
+    r = lambda a, b: round(pearson_r([ranks[a][m] for m in ms], [ranks[b][m] for m in ms]), 6)
     assert (r('humans', 'gpt4'), r('humans', 'gpt3'), r('gpt4', 'gpt3')) == (0.730918, 0.71661, 0.717136)
 
 

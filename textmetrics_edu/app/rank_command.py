@@ -46,11 +46,9 @@ def rank_table(path: str, *, method: str = 'mle', ci: str = 'sandwich', level: f
     if not 0 < level < 1: raise MetricInputError(f"--level must be in (0, 1), got {level}")
     if anchor is not None and anchor not in models: raise MetricInputError(f"--anchor {anchor!r} is not a model of {path}")
     W = win_matrix(battles, models)
-    if method == 'mle': check_comparable(models, W, where=str(path))
-    else:   # FastChat's fit runs on anything, but groups that never met share no scale
-        try: check_comparable(models, W, where=str(path))
-        except MetricInputError as e:
-            if 'disconnected' in str(e): raise
+    try: check_comparable(models, W, where=str(path))
+    except MetricInputError as e:   # FastChat's fit runs on anything, but groups that never met share no scale
+        if method == 'mle' or 'disconnected' in str(e): raise
     elo = dict(anchor=anchor, anchor_rating=anchor_rating)
     fit = bradley_terry_logistic(battles, **elo) if method == 'mle' else bradley_terry_fastchat(battles, **elo)
     r = np.array(fit.ratings)

@@ -9,7 +9,7 @@ import math
 import re
 from typing import Callable, Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_count, check_numbers
 
 # %% auto #0
 __all__ = ['lmeval_word_count', 'lmeval_byte_count', 'harness_perplexities', 'rolling_windows', 'rolling_loglikelihood',
@@ -29,12 +29,10 @@ def lmeval_byte_count(doc: str) -> int:
 
 
 def _lls(lls, docs=None) -> list[float]:
-    if isinstance(lls, (str, bytes)) or not hasattr(lls, '__len__') or not len(lls): raise MetricInputError("`lls` must be a non-empty list of log-likelihoods")
-    out = []
-    for i, x in enumerate(lls):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or math.isnan(x) or x > 0:
-            raise MetricInputError(f"`lls[{i}]` must be a log-likelihood <= 0, got {x!r}")
-        out.append(float(x))
+    out = list(check_numbers(lls, 'lls'))
+    if not out: raise MetricInputError("`lls` must be a non-empty list of log-likelihoods")
+    i = next((i for i, x in enumerate(out) if x > 0), None)
+    if i is not None: raise MetricInputError(f"`lls[{i}]` must be a log-likelihood <= 0, got {out[i]!r}")
     if docs is not None and (isinstance(docs, str) or len(docs) != len(out)):
         raise MetricInputError(f"`docs` must hold one document per log-likelihood ({len(out)})")
     return out
@@ -62,8 +60,7 @@ def rolling_windows(tokens: Sequence,  # the document's tokens (ids or strings),
     """lm-eval 0.4.13's `utils.get_rolling_token_windows` (and `make_disjoint_window` with `disjoint=True`), line for line:
     the first window predicts the first `max_seq_len` tokens after `prefix_token`; each next one predicts up to
     `max_seq_len - context_len + 1` new tokens. Raises `MetricInputError` unless 1 <= context_len <= max_seq_len."""
-    for name, v in (('max_seq_len', max_seq_len), ('context_len', context_len)):
-        if isinstance(v, bool) or not isinstance(v, int): raise MetricInputError(f"`{name}` must be an int, got {v!r}")
+    max_seq_len, context_len = check_count(max_seq_len, 'max_seq_len'), check_count(context_len, 'context_len')
     if not 1 <= context_len <= max_seq_len:
         raise MetricInputError(f"need 1 <= `context_len` <= `max_seq_len`, got {context_len} and {max_seq_len}")
     toks, out = list(tokens), []

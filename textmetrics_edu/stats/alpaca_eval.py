@@ -66,18 +66,6 @@ def _mean_sem(xs: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var) / math.sqrt(n)
 
 
-def _win_rate(prefs: list[float], n_missing: int = 0) -> WinRateResult:
-    "The figures from validated preferences in [1, 2] (unchecked)."
-    q = [p - 1 for p in prefs]
-    mean, sem = _mean_sem(q)
-    votes = [1.0 if p > 1.5 else 0.0 if p < 1.5 else 0.5 for p in prefs]
-    return WinRateResult(score=mean, signature=make_signature('alpaca_eval_winrate', draw='0->1.5'),
-                         win_rate=mean * 100, standard_error=sem * 100,
-                         discrete_win_rate=numpy_sum(votes) / len(votes) * 100,
-                         n_wins=sum(x > 0.5 for x in q), n_wins_base=sum(x < 0.5 for x in q),
-                         n_draws=sum(p == 1.5 for p in prefs), n_total=len(prefs), n_missing=n_missing)
-
-
 def win_rate(preferences: Sequence,  # the judge's preferences, one per instruction: [1, 2], 0 = draw, None = missing
             ) -> WinRateResult:  # win rate, SE, discrete win rate (percent) and the counts
     """AlpacaEval's win rate, standard error and discrete win rate, as `alpaca_eval.metrics.get_winrate` (alpaca_eval
@@ -88,7 +76,14 @@ def win_rate(preferences: Sequence,  # the judge's preferences, one per instruct
     checked = [check_preference(p, f'`preferences[{i}]`') for i, p in enumerate(preferences)]
     prefs = [p for p in checked if p is not None]
     if not prefs: raise MetricInputError("`preferences`: no preference to count (empty, or all missing)")
-    return _win_rate(prefs, len(checked) - len(prefs))
+    q = [p - 1 for p in prefs]
+    mean, sem = _mean_sem(q)
+    votes = [1.0 if p > 1.5 else 0.0 if p < 1.5 else 0.5 for p in prefs]
+    return WinRateResult(score=mean, signature=make_signature('alpaca_eval_winrate', draw='0->1.5'),
+                         win_rate=mean * 100, standard_error=sem * 100,
+                         discrete_win_rate=numpy_sum(votes) / len(votes) * 100,
+                         n_wins=sum(x > 0.5 for x in q), n_wins_base=sum(x < 0.5 for x in q),
+                         n_draws=sum(p == 1.5 for p in prefs), n_total=len(prefs), n_missing=len(checked) - len(prefs))
 
 # %% ../../nbs/87_alpaca_eval.ipynb #ca1c43f4
 #| code-fold: true

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import (MetricInputError, MetricResult, make_signature, Metric, Option, corpus_fn, sentence_fn,
-                                  register, detail, summable)
+                                  register, detail, summable, check_numbers)
 from ..kernels.numpy_sum import numpy_sum
 
 # %% auto #0
@@ -39,16 +39,11 @@ class MCItem:
 
 
 def _floats(xs, name: str, k: int) -> tuple:
-    if isinstance(xs, (str, bytes)) or not hasattr(xs, '__len__'):
-        raise MetricInputError(f"`{name}` must be a list of {k} numbers, got {type(xs).__name__}")
-    if len(xs) != k: raise MetricInputError(f"`{name}` has {len(xs)} values for {k} choices")
-    out = []
-    for j, x in enumerate(xs):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or isinstance(x, complex):
-            raise MetricInputError(f"`{name}[{j}]` must be a number, got {x!r}")
+    out = check_numbers(xs, name, allow_nan=True)   # NaN is refused below, with the log-likelihood's message
+    if len(out) != k: raise MetricInputError(f"`{name}` has {len(out)} values for {k} choices")
+    for j, x in enumerate(out):
         if math.isnan(x) or x == math.inf: raise MetricInputError(f"`{name}[{j}]` is {x!r}: a log-likelihood must be a number <= 0 or -inf")
-        out.append(float(x))
-    return tuple(out)
+    return out
 
 
 def mc_item(choices: Sequence[str],  # the answer choices (k >= 2, each non-empty), without the delimiter
@@ -89,10 +84,7 @@ MC_CONVENTIONS = ('acc', 'acc_norm', 'acc_bytes', 'acc_mutual_info')  # lm-eval'
 
 def argmax_first(xs: Sequence[float]) -> int:
     "The index of the largest value, the first one on ties (`np.argmax` on values without NaN)."
-    best = 0
-    for i in range(1, len(xs)):
-        if xs[i] > xs[best]: best = i
-    return best
+    return max(range(len(xs)), key=xs.__getitem__)   # `max` keeps the first of equal values
 
 
 def choice_scores(item: MCItem,  # a checked item (`mc_item`)
@@ -456,7 +448,6 @@ class BenchmarkAccuracyResult(MetricResult):
 
 
 def _bench_acc_segment(hyp: str, refs: tuple, o: dict) -> BenchmarkAccuracyStats:
-    if len(refs) != 1: raise MetricInputError(f"benchmark_accuracy: an item has one reference (its JSON), got {len(refs)}")
     return benchmark_accuracy_statistics(_parse_segment(hyp, refs[0]), o['convention'])
 
 

@@ -10,6 +10,7 @@ from statistics import NormalDist
 from typing import Sequence
 
 from ..core import MetricInputError
+from .benchmark import lmeval_stderr
 
 # %% auto #0
 __all__ = ['clustered_stderr', 'paired_stderr', 'minimum_detectable_effect']
@@ -48,9 +49,7 @@ def paired_stderr(a: Sequence[float],  # model A's per-item results
     "The SE of the mean paired difference: the sample standard deviation (n - 1) of b_i - a_i over sqrt(n) (Miller §4.1)."
     a, b = _values(a, 'a'), _values(b, 'b')
     if len(a) != len(b): raise MetricInputError(f"`a` has {len(a)} items but `b` has {len(b)}")
-    d = [y - x for x, y in zip(a, b)]
-    m = sum(d) / len(d)
-    return math.sqrt(sum((v - m) ** 2 for v in d) / (len(d) - 1)) / math.sqrt(len(d))
+    return lmeval_stderr([y - x for x, y in zip(a, b)])   # lm-eval's `mean_stderr` of the differences
 
 # %% ../../nbs/81_benchmark_statistics.ipynb #361fd9e4
 def minimum_detectable_effect(n: int,  # items in the benchmark

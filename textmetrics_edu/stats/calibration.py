@@ -9,25 +9,21 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature
+from ..core import MetricInputError, MetricResult, check_numbers, make_signature
 
 # %% auto #0
 __all__ = ['CalibrationResult', 'calibration_bins', 'calibration_error', 'brier_decomposition']
 
 # %% ../../nbs/83_calibration.ipynb #b12d3cf8
 def _check(confidences, correct) -> tuple[list, list]:
-    if isinstance(confidences, (str, bytes)) or not hasattr(confidences, '__len__'):
-        raise MetricInputError("`confidences` must be a list of probabilities")
-    if isinstance(correct, (str, bytes)) or not hasattr(correct, '__len__') or len(correct) != len(confidences):
-        raise MetricInputError(f"`correct` must give one 0/1 result per confidence ({len(confidences)})")
-    if not len(confidences): raise MetricInputError("`confidences` is empty")
-    c, a = [], []
-    for i, (p, y) in enumerate(zip(confidences, correct)):
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise MetricInputError(f"`confidences[{i}]` must be a probability in [0, 1], got {p!r}")
+    c = list(check_numbers(confidences, 'confidences'))
+    if isinstance(correct, (str, bytes)) or not hasattr(correct, '__len__') or len(correct) != len(c):
+        raise MetricInputError(f"`correct` must give one 0/1 result per confidence ({len(c)})")
+    if not c: raise MetricInputError("`confidences` is empty")
+    for i, (p, y) in enumerate(zip(c, correct)):
+        if not 0 <= p <= 1: raise MetricInputError(f"`confidences[{i}]` must be a probability in [0, 1], got {p!r}")
         if y not in (0, 1): raise MetricInputError(f"`correct[{i}]` must be 0 or 1 (or a bool), got {y!r}")
-        c.append(float(p)); a.append(float(y))
-    return c, a
+    return c, [float(y) for y in correct]
 
 
 @dataclass(frozen=True)

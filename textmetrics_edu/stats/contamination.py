@@ -9,7 +9,7 @@ import re
 import string
 from typing import Iterable, Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_text
 
 # %% auto #0
 __all__ = ['janitor_normalize', 'janitor_ngrams', 'janitor_spans', 'janitor_clean', 'gpt3_ngram_size', 'gpt3_dirty',
@@ -25,11 +25,6 @@ def janitor_normalize(s: str) -> str:
     return s.translate(_JANITOR_TABLE)
 
 
-def _check_text(s, name):
-    if not isinstance(s, str): raise MetricInputError(f"`{name}` must be a str, got {type(s).__name__}")
-    return s
-
-
 def janitor_ngrams(texts: str | Iterable[str],  # the contaminants (test items): one str or several
                    n: int = 13,  # the n-gram length in words
                   ) -> set[str]:  # the normalised n-grams, words joined by one space
@@ -37,7 +32,7 @@ def janitor_ngrams(texts: str | Iterable[str],  # the contaminants (test items):
     texts = [texts] if isinstance(texts, str) else list(texts)
     out = set()
     for i, t in enumerate(texts):
-        w = janitor_normalize(_check_text(t, f'texts[{i}]')).split()
+        w = janitor_normalize(check_text(t, f'texts[{i}]')).split()
         out.update(' '.join(w[j:j + n]) for j in range(len(w) - n + 1))
     return out
 
@@ -48,7 +43,7 @@ def janitor_spans(text: str,  # the training document to search
                  ) -> list[tuple[int, int]]:  # (first, last) character index of each matching n-gram, in order
     """The matching n-grams of `text` as `Janitor.clean_python` finds them: n-grams of the *raw* words (`\\S+`),
     normalised after joining (so a word that is only punctuation becomes empty and that n-gram cannot match)."""
-    words = [(m.group(0), m.start(), m.end() - 1) for m in re.finditer(r'\S+', _check_text(text, 'text'))]
+    words = [(m.group(0), m.start(), m.end() - 1) for m in re.finditer(r'\S+', check_text(text, 'text'))]
     return [(words[j][1], words[j + n - 1][2]) for j in range(len(words) - n + 1)
             if janitor_normalize(' '.join(w for w, _, _ in words[j:j + n])) in ngrams]
 
@@ -89,7 +84,7 @@ def contaminated_token_share(example: str,  # one benchmark example
                             ) -> float:  # share of the example's tokens inside a matched span, in [0, 1]
     """Llama 2 §A.6, on words: a token is contaminated if it lies in an L-gram shared with the training data (the
     paper's skip-gram budget of 4 tokens is not modelled). Dirty above 0.8, clean below 0.2."""
-    w = janitor_normalize(_check_text(example, 'example')).split()
+    w = janitor_normalize(check_text(example, 'example')).split()
     if not w: raise MetricInputError("`example` has no words")
     hit = [False] * len(w)
     for j in range(len(w) - min_span + 1):

@@ -5,16 +5,16 @@
 # %% ../../nbs/86_llm_judges.ipynb #b7fbcfd3
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..core import MetricInputError
+from ..kernels.meta_eval_python import average_ranks
 
 # %% auto #0
 __all__ = ['canonical_vote', 'Agreement', 'same_verdict', 'judge_human_agreement', 'human_human_agreement', 'cohen_kappa',
-           'flip_rate', 'left_win_rate', 'two_order_verdict', 'longer_wins_rate', 'truncated_ranks', 'pearson']
+           'flip_rate', 'left_win_rate', 'two_order_verdict', 'longer_wins_rate', 'truncated_ranks']
 
 # %% ../../nbs/86_llm_judges.ipynb #fe61fcaa
 def _flip(w: str) -> str: return {'model_a': 'model_b', 'model_b': 'model_a'}.get(w, w)
@@ -53,6 +53,15 @@ def same_verdict(a: str, b: str) -> bool:
     return (_is_tie(a) and _is_tie(b)) or a == b
 
 
+def _agreements(pairs: Iterable[tuple], ties: bool) -> dict[int, Agreement]:
+    "turn -> `Agreement` of (turn, verdict, verdict) pairs (`same_verdict`); without `ties` a pair with a tie is left out."
+    out = {}
+    for turn, a, b in pairs:
+        if ties or not (_is_tie(a) or _is_tie(b)):
+            n, t = out.get(turn, (0, 0)); out[turn] = (n + same_verdict(a, b), t + 1)
+    return {turn: Agreement(*out[turn]) for turn in sorted(out)}
+
+
 def judge_human_agreement(judge: Iterable[tuple],  # the judge's verdicts: (question_id, model_a, model_b, winner, turn)
                           humans: Iterable[tuple],  # human votes, the same layout (several per pair allowed)
                           *, ties: bool = True,  # True: setup S1 (ties count); False: S2 (a pair with a tie dropped)
@@ -65,15 +74,8 @@ def judge_human_agreement(judge: Iterable[tuple],  # the judge's verdicts: (ques
         k, w = canonical_vote(v[0], v[1], v[2], v[3], v[4])
         if k in verdict: raise MetricInputError(f"`judge`: two verdicts on question {k[1]!r}, turn {k[0]}, {k[2]} vs {k[3]}")
         verdict[k] = w
-    out = {}
-    for v in humans:
-        k, w = canonical_vote(v[0], v[1], v[2], v[3], v[4])
-        if k not in verdict: continue
-        j = verdict[k]
-        a, t = out.get(k[0], (0, 0))
-        if not ties and (_is_tie(j) or _is_tie(w)): continue
-        out[k[0]] = (a + same_verdict(j, w), t + 1)
-    return {turn: Agreement(*out[turn]) for turn in sorted(out)}
+    votes = (canonical_vote(v[0], v[1], v[2], v[3], v[4]) for v in humans)
+    return _agreements(((k[0], verdict[k], w) for k, w in votes if k in verdict), ties)
 
 
 def human_human_agreement(humans: Iterable[tuple],  # (question_id, model_a, model_b, winner, turn) per vote
@@ -84,13 +86,8 @@ def human_human_agreement(humans: Iterable[tuple],  # (question_id, model_a, mod
     for v in humans:
         k, w = canonical_vote(v[0], v[1], v[2], v[3], v[4])
         by.setdefault(k, []).append(w)
-    out = {}
-    for k, ws in by.items():
-        for i in range(len(ws)):
-            for j in range(i + 1, len(ws)):
-                if not ties and (_is_tie(ws[i]) or _is_tie(ws[j])): continue
-                a, t = out.get(k[0], (0, 0)); out[k[0]] = (a + same_verdict(ws[i], ws[j]), t + 1)
-    return {turn: Agreement(*out[turn]) for turn in sorted(out)}
+    return _agreements(((k[0], ws[i], ws[j]) for k, ws in by.items() for i in range(len(ws)) for j in range(i + 1, len(ws))),
+                       ties)
 
 # %% ../../nbs/86_llm_judges.ipynb #963b4b57
 def cohen_kappa(a: Sequence[str],  # one label per item, first rater
@@ -148,18 +145,4 @@ def longer_wins_rate(winners: Sequence[str],  # 'left', 'right' or 'tie' per ver
 # %% ../../nbs/86_llm_judges.ipynb #2d93d71e
 def truncated_ranks(scores: dict[str, float]) -> dict[str, int]:
     "pandas' `scores.rank(ascending=False).astype(int)`: 1 = best, tied scores share their average rank, truncated."
-    order = sorted(scores, key=lambda k: -scores[k])
-    out, i = {}, 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]: j += 1
-        for k in order[i:j + 1]: out[k] = int((i + 1 + j + 1) / 2)
-        i = j + 1
-    return out
-
-
-def pearson(x: Sequence[float], y: Sequence[float]) -> float:
-    "Pearson's r (as pandas' `DataFrame.corr()`)."
-    n = len(x); mx, my = sum(x) / n, sum(y) / n
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-    return sxy / math.sqrt(sum((a - mx) ** 2 for a in x) * sum((b - my) ** 2 for b in y))
+    return {k: int(r) for k, r in zip(scores, average_ranks([-v for v in scores.values()]))}

@@ -121,16 +121,14 @@ def win_matrix(battles: Sequence[tuple[str, str, str]],  # checked battles
     return W
 
 # %% ../../nbs/85_bradley_terry.ipynb #694e63a1
-def _components(n: int, edges) -> list[list[int]]:
-    "Connected components of an undirected graph on 0..n-1 (edges: pairs), each sorted, in order of their smallest node."
-    parent = list(range(n))
-    def find(i):
-        while parent[i] != i: parent[i] = parent[parent[i]]; i = parent[i]
-        return i
-    for i, j in edges: parent[find(i)] = find(j)
-    comp = {}
-    for i in range(n): comp.setdefault(find(i), []).append(i)
-    return sorted(comp.values())
+def _reach(n: int, adj, start: int = 0) -> set[int]:
+    "The nodes of a graph on 0..n-1 reachable from `start` along the edges i -> j where adj(i, j)."
+    seen, todo = {start}, [start]
+    while todo:
+        i = todo.pop()
+        for j in range(n):
+            if adj(i, j) and j not in seen: seen.add(j); todo.append(j)
+    return seen
 
 
 def check_comparable(models: Sequence[str], W: Sequence[Sequence[float]],  # a win matrix
@@ -139,20 +137,15 @@ def check_comparable(models: Sequence[str], W: Sequence[Sequence[float]],  # a w
     (else the groups' scales are unrelated), and every model must win something against every group it can be split
     from (Hunter 2004, Assumption 1: the graph of wins is strongly connected; else some score runs off to 0 or infinity)."""
     n = len(models)
-    comps = _components(n, [(i, j) for i in range(n) for j in range(n) if W[i][j] + W[j][i] > 0])
+    comps, left = [], set(range(n))
+    while left:   # the connected components of the comparison graph, each sorted, in order of their smallest model
+        comps.append(sorted(_reach(n, lambda i, j: W[i][j] + W[j][i] > 0, min(left)))); left -= set(comps[-1])
     if len(comps) > 1:
         groups = '; '.join(', '.join(repr(models[i]) for i in c[:3]) + (', ...' if len(c) > 3 else '') for c in comps[:3])
         raise MetricInputError(f"{where}: the comparison graph is disconnected ({len(comps)} groups that never met: "
                                f"{groups}): their scores cannot be put on one scale")
     # strongly connected <=> every node reaches node 0 and node 0 reaches every node along wins
-    def reach(adj):
-        seen, todo = {0}, [0]
-        while todo:
-            i = todo.pop()
-            for j in range(n):
-                if adj(i, j) and j not in seen: seen.add(j); todo.append(j)
-        return seen
-    out, into = reach(lambda i, j: W[i][j] > 0), reach(lambda i, j: W[j][i] > 0)
+    out, into = _reach(n, lambda i, j: W[i][j] > 0), _reach(n, lambda i, j: W[j][i] > 0)
     if len(out) < n or len(into) < n:
         bad = sorted(set(range(n)) - (out & into))
         raise MetricInputError(f"{where}: {', '.join(repr(models[i]) for i in bad[:5])}"
@@ -235,19 +228,11 @@ def bradley_terry_mm(battles,  # (model_a, model_b, winner) tuples/dicts or a Da
 
 # %% ../../nbs/85_bradley_terry.ipynb #a84ef532
 def _pairs(recs, models, tie_weight=0.5):
-    "Aggregated pairs as numpy arrays: i, j (i < j in model order), wins of i over j, wins of j over i (ties split)."
+    "The pairs that met as numpy arrays: i, j (i < j in model order), wins of i over j, wins of j over i (`win_matrix`)."
     import numpy as np
-    ix = {m: k for k, m in enumerate(models)}
-    acc = {}
-    for a, b, w in recs:
-        i, j = ix[a], ix[b]
-        y = 1.0 if w == 'model_a' else 0.0 if w == 'model_b' else tie_weight
-        yr = 1.0 - y if w != 'tie' else tie_weight
-        if i > j: i, j, y, yr = j, i, yr, y
-        c = acc.setdefault((i, j), [0.0, 0.0]); c[0] += y; c[1] += yr
-    k = sorted(acc)
-    return (np.array([p[0] for p in k]), np.array([p[1] for p in k]),
-            np.array([acc[p][0] for p in k]), np.array([acc[p][1] for p in k]))
+    W, met = win_matrix(recs, models, tie_weight), win_matrix(recs, models, 1.0)
+    i, j = np.array([(i, j) for i in range(len(W)) for j in range(i + 1, len(W)) if met[i][j] + met[j][i] > 0]).T
+    return i, j, np.array([W[a][b] for a, b in zip(i, j)]), np.array([W[b][a] for a, b in zip(i, j)])
 
 
 def bradley_terry_logistic(battles,  # (model_a, model_b, winner) tuples/dicts or a DataFrame

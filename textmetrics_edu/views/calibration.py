@@ -22,7 +22,6 @@ def render_calibration_html(confidences: list,  # the model's probability of eac
                            ) -> str:  # self-contained HTML
     "Every non-empty bin (count, mean confidence, accuracy, gap) and the calibration error of `norm`."
     try:
-        correct = [int(y) if isinstance(y, float) and y in (0.0, 1.0) else y for y in correct]
         r = calibration_error(confidences, correct, n_bins, norm=norm, bins=bins)
     except MetricInputError as err: return error_box(err)
     rows = ''.join(f"<tr><td>{e:.3g}</td><td>{k}</td><td>{c:.3f}</td><td>{a:.3f}</td><td>{abs(a - c):.3f}</td></tr>"
