@@ -199,6 +199,13 @@ def test_janitor_equals_lmeval_on_real_and_planted_text():
     assert [[len(c), hashlib.sha256(c.encode()).hexdigest()] for c in janitor_clean(train_txt[:200000], ng)] == r['chunks']
 
 
+def test_janitor_refuses_what_is_not_text():
+    "A number where the item or the training text goes: a named error (the explorer shows it in its box), no TypeError."
+    from textmetrics_edu.stats.contamination import janitor_ngrams
+    from textmetrics_edu.views.contamination import render_janitor_html
+    with pytest.raises(MetricInputError, match='`texts` must be a str or an iterable of str'): janitor_ngrams(5)
+    assert render_janitor_html(5, 'some training text').startswith("<div class='tme-error'>`texts`")
+
 def test_harness_perplexities_equal_lmeval():
     from textmetrics_edu.lm.harness_perplexity import harness_perplexities
     ref = json.loads((L / 'perplexity.json').read_text())

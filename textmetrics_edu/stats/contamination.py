@@ -29,6 +29,8 @@ def janitor_ngrams(texts: str | Iterable[str],  # the contaminants (test items):
                    n: int = 13,  # the n-gram length in words
                   ) -> set[str]:  # the normalised n-grams, words joined by one space
     "`Janitor.register_contaminant`: the n-grams of each text after normalising it, words split on whitespace."
+    if not isinstance(texts, (str, Iterable)):
+        raise MetricInputError(f"`texts` must be a str or an iterable of str, got {type(texts).__name__}: {texts!r:.40}")
     texts = [texts] if isinstance(texts, str) else list(texts)
     out = set()
     for i, t in enumerate(texts):
