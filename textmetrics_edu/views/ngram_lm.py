@@ -9,7 +9,7 @@ import math
 
 from ..core import MetricInputError, PALETTE
 from ..lm.ngram_lm import (
-    SMOOTHINGS, UNK, check_lm_options, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
+    SMOOTHINGS, UNK, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
 from .html import error_box
 
 # %% auto #0
@@ -32,7 +32,6 @@ def render_ngram_lm_html(train: str,  # training text: one sentence per line (to
         sents = [lm_tokenize(l) for l in train.splitlines() if l.strip()]
         if not sents: raise MetricInputError("`train` is empty: type at least one training sentence")
         m = count_ngrams(sents, order, padding=padding, unk_cutoff=unk_cutoff)
-        check_lm_options(order, smoothing, unk_cutoff=unk_cutoff, padding=padding)
         sent = lm_tokenize(test)
         res = ngram_perplexity(m, [sent], smoothing)
     except MetricInputError as err:
