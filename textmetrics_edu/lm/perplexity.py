@@ -152,8 +152,7 @@ def perplexity(logprobs,  # log p(token | context): one sequence (list of floats
     scale = math.log(b)  # log_b(x) * ln(b) = ln(x)
     nll = [float(-a.sum() * scale) for a in seqs]
     zeros = sum(int(np.isneginf(a).sum()) for a in seqs)
-    return perplexity_from_stats(nll, [a.size for a in seqs], average=average, zero_prob_tokens=zeros,
-                                 signature=make_signature('PPL', average=average))
+    return perplexity_from_stats(nll, [a.size for a in seqs], average=average, zero_prob_tokens=zeros)
 
 
 def perplexity_from_probs(probs,  # p(token | context) in (0, 1]: one sequence or several
