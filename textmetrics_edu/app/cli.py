@@ -19,8 +19,8 @@ from ..core.datasets import read_segments, wmt22_sample_path
 
 # %% auto #0
 __all__ = ['PROGRESS_DELAY', 'CliError', 'common_arguments', 'Progress', 'flag_dest', 'flag_groups', 'discover_commands',
-           'ShortUsageParser', 'build_parser', 'metric_kwargs', 'check_flags', 'metric_specs', 'run_score', 'no_nan',
-           'format_table', 'format_tsv', 'run_metrics', 'main']
+           'ShortUsageParser', 'build_parser', 'add_metric_flags', 'metric_kwargs', 'check_flags', 'metric_specs',
+           'run_score', 'print_results', 'no_nan', 'format_table', 'format_tsv', 'run_metrics', 'main']
 
 # %% ../../nbs/90_cli.ipynb #b7907542
 class CliError(Exception):
@@ -122,10 +122,19 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument('--segments', action='store_true', help='also give per-segment (sentence-level) scores, as a table')
     sc.add_argument('--explain', type=int, metavar='N', help='print the derivation for segment N (1-based)')
     sc.add_argument('--percent', action='store_true', help='print scores x100 (sacreBLEU/WMT scale)')
-    groups, _ = flag_groups()
+    add_metric_flags(sc)
+    sub.add_parser('metrics', help='list the available metrics and their options', parents=common)
+    for c in COMMANDS.values():
+        cp = sub.add_parser(c.name, help=c.help, description=c.help, parents=common)
+        c.add_arguments(cp)
+    return p
+
+
+def add_metric_flags(p: argparse.ArgumentParser):
+    "Every metric's own flags, a group per family (`flag_groups`), for `score` and the commands that score as it does."
     seen = set()
-    for title, rows in groups.items():
-        g = sc.add_argument_group(title)
+    for title, rows in flag_groups()[0].items():
+        g = p.add_argument_group(title)
         for flag, o in rows.items():
             if flag in seen: continue
             seen.add(flag)
@@ -136,11 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
                 if o.type in (int, float): kw['type'] = o.type
                 if o.choices: kw['choices'] = o.choices
             g.add_argument(flag, **kw)
-    sub.add_parser('metrics', help='list the available metrics and their options', parents=common)
-    for c in COMMANDS.values():
-        cp = sub.add_parser(c.name, help=c.help, description=c.help, parents=common)
-        c.add_arguments(cp)
-    return p
 
 # %% ../../nbs/90_cli.ipynb #a9b24442
 def _set(args, flag):
@@ -251,14 +255,20 @@ def run_score(args) -> int:
             if args.explain is not None: m['explain'] = _explain_segment(s, r, hyps, refs, kw, args.explain - 1)
             row['metrics'][s.name] = m
         results.append(row)
-    names = [s.name for s in specs]
+    print_results(args, results, {'references': ref_files, 'segments': nseg, 'scale': scale}, note)
+    return 0
+
+
+def print_results(args, results: list[dict],  # per system: {'name', 'metrics': {metric: {'score', ...}}}
+                  head: dict,  # the JSON's fields before 'systems'
+                  note: str | None = None):
+    "The results on stdout in `--format`: JSON (`head`, the systems, the note), TSV rows or the text report."
+    names = list(results[0]['metrics'])
     if args.format == 'json':
-        out = {'references': ref_files, 'segments': nseg, 'scale': scale, 'systems': results}
-        if note: out['note'] = note
+        out = {**head, 'systems': results, **({'note': note} if note else {})}
         print(json.dumps(no_nan(out), ensure_ascii=False, indent=2, allow_nan=False))
     elif args.format == 'tsv': print(format_tsv(results, names))
     else: print(format_table(results, names, note=note, percent=args.percent))
-    return 0
 
 # %% ../../nbs/90_cli.ipynb #ff03871d
 def no_nan(x):

@@ -10,12 +10,12 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from ..views.explorer import (Control, Explorer, 
+from ..views.explorer import (Control, 
                                             raw_of, render_call, spec_of, get_explorer,
                                             discover_explorers)
 
 # %% auto #0
-__all__ = ['GLUE', 'LiveExplorer', 'live_explorer', 'live_of', 'site_explorer', 'site_explorer_names']
+__all__ = ['GLUE', 'LiveExplorer', 'live_explorer', 'site_explorer', 'site_explorer_names']
 
 # %% ../../nbs/95_live.ipynb #3e7a29f4
 GLUE = '_static/live/explorers.js'  # the glue, relative to a page of the site (build_site.py puts it there)
@@ -82,14 +82,10 @@ def live_explorer(render: Callable,  # a module-level renderer of textmetrics_ed
     return LiveExplorer(spec_of(render, args, kwargs), controls, note)
 
 # %% ../../nbs/95_live.ipynb #1826aa53
-def live_of(ex: Explorer) -> LiveExplorer:
-    "The site's face of an explorer declaration."
-    return live_explorer(ex.render, *ex.args, note=ex.note, **ex.kwargs)
-
-
 def site_explorer(name: str) -> LiveExplorer:
     "The live explorer declared as `name` (in its lesson's views module); `KeyError` naming the declared ones otherwise."
-    return live_of(get_explorer(name))
+    ex = get_explorer(name)
+    return live_explorer(ex.render, *ex.args, note=ex.note, **ex.kwargs)
 
 
 def site_explorer_names() -> list[str]:

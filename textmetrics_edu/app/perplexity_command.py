@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 import json
-import math
 
+from .cli import no_nan
 from ..core import CommandSpec, register_command
 from ..lm.ngram_lm import SEGMENTS, SMOOTHINGS, read_sentences, train_ngram_lm
 
@@ -47,11 +47,10 @@ def _ppl_run(args) -> int:
     lm = train_ngram_lm(read_sentences(args.train, args.segment), args.order, args.smoothing, unk_cutoff=args.unk_cutoff,
                         padding=args.padding or d['padding'], **opts)
     r = lm.perplexity(read_sentences(args.test, args.segment))
-    fin = lambda x: x if math.isfinite(x) else None
     if args.format == 'json':
-        print(json.dumps({'perplexity': fin(float(r)), 'cross_entropy_bits': fin(r.cross_entropy_bits), 'tokens': r.tokens,
+        print(json.dumps(no_nan({'perplexity': float(r), 'cross_entropy_bits': r.cross_entropy_bits, 'tokens': r.tokens,
                           'oov': r.oov, 'zero_prob_tokens': r.zero_prob_tokens, 'sentences': r.sequences, 'segment': args.segment,
-                          'vocab_size': lm.V, 'order': lm.order, 'smoothing': lm.smoothing, 'signature': r.signature}, indent=2))
+                          'vocab_size': lm.V, 'order': lm.order, 'smoothing': lm.smoothing, 'signature': r.signature}), indent=2))
     else:
         print(f"perplexity = {float(r):.4f}  (cross-entropy {r.cross_entropy_bits:.4f} bits/token over {r.tokens} tokens, "
               f"{r.sequences} sentences (--segment {args.segment}); {r.oov} OOV test tokens scored as <UNK>; vocabulary {lm.V})")

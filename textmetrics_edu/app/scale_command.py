@@ -5,13 +5,12 @@
 # %% ../../nbs/70_scale.ipynb #bf1f007a
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..core import CommandSpec, Option, register_command
-from .cli import CliError, check_flags, flag_dest, flag_groups, metric_kwargs, metric_specs, no_nan, format_table, format_tsv
+from .cli import CliError, add_metric_flags, check_flags, metric_kwargs, metric_specs, print_results
 
 # %% auto #0
 __all__ = ['SCHEDULERS', 'SCALE_OPTIONS', 'scheduler']
@@ -44,20 +43,7 @@ def _scale_arguments(p):
         if o.choices: kw['choices'] = o.choices
         else: kw.update(metavar=o.name.upper(), type=o.type)
         g.add_argument(_flag(o), **kw)
-    groups, _ = flag_groups()
-    seen = set()
-    for title, rows in groups.items():   # the metrics' flags, derived from their `Option`s as for `score`
-        g = p.add_argument_group(title)
-        for flag, o in rows.items():
-            if flag in seen: continue
-            seen.add(flag)
-            kw = dict(help=o.doc, dest=flag_dest(flag), default=None)
-            if o.type is bool: kw['action'] = 'store_true' if o.default is False else __import__('argparse').BooleanOptionalAction
-            else:
-                if not o.choices: kw['metavar'] = o.name.upper()
-                if o.type in (int, float): kw['type'] = o.type
-                if o.choices: kw['choices'] = o.choices
-            g.add_argument(flag, **kw)
+    add_metric_flags(p)   # the metrics' flags, derived from their `Option`s as for `score`
 
 # %% ../../nbs/70_scale.ipynb #53da5f28
 @contextmanager
@@ -129,12 +115,8 @@ def _scale_run(args) -> int:
                 row['metrics'][s.name] = {'score': float(r) * scale, 'higher_is_better': s.higher_is_better,
                                           'signature': r.signature}
             results.append(row)
-    metrics = [s.name for s in specs]
-    if args.format == 'json':
-        print(json.dumps(no_nan({'references': list(args.refs), 'segments': nseg, 'scale': scale, 'scheduler': o['scheduler'],
-                                  'partition_size': o['partition_size'], 'systems': results}), ensure_ascii=False, indent=2))
-    elif args.format == 'tsv': print(format_tsv(results, metrics))
-    else: print(format_table(results, metrics, percent=args.percent))
+    print_results(args, results, {'references': list(args.refs), 'segments': nseg, 'scale': scale,
+                                  'scheduler': o['scheduler'], 'partition_size': o['partition_size']})
     return 0
 
 

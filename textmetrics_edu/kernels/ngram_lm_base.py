@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ..core import MetricInputError, make_signature
+from ..core import MetricInputError, check_count, make_signature
 
 # %% auto #0
 __all__ = ['BOS', 'EOS', 'UNK', 'SMOOTHINGS', 'pad_sentence', 'check_sentences', 'check_lm_options', 'lm_signature']
@@ -47,8 +47,7 @@ def check_lm_options(order: int, smoothing: str, gamma: float = 0.1, discount: f
                      unk_cutoff: int = 1, padding: str = 'nltk',
                     ) -> tuple[float, float]:  # (gamma, discount) with the defaults filled in
     "Validate a model's options (raises `MetricInputError`); Laplace's gamma is 1, the discount defaults as NLTK's."
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise MetricInputError(f"`order` must be an int >= 1, got {order!r}")
+    check_count(order, 'order')
     if smoothing not in SMOOTHINGS: raise MetricInputError(f"`smoothing` must be one of {SMOOTHINGS}, got {smoothing!r}")
     if smoothing == 'kneser-ney' and order < 2:
         raise MetricInputError("`order` must be >= 2 for Kneser-Ney (its unigram level counts bigram types; "
@@ -59,8 +58,7 @@ def check_lm_options(order: int, smoothing: str, gamma: float = 0.1, discount: f
     if discount is None: discount = 0.1 if smoothing == 'kneser-ney' else 0.75
     if not (isinstance(discount, (int, float)) and 0 <= discount <= 1):
         raise MetricInputError(f"`discount` must be in [0, 1], got {discount!r}")
-    if isinstance(unk_cutoff, bool) or not isinstance(unk_cutoff, int) or unk_cutoff < 1:
-        raise MetricInputError(f"`unk_cutoff` must be an int >= 1, got {unk_cutoff!r}")
+    check_count(unk_cutoff, 'unk_cutoff')
     pad_sentence([], 1, padding)  # validates `padding`
     return float(gamma), float(discount)
 

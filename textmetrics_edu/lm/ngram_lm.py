@@ -106,6 +106,11 @@ def count_ngrams(sents: Sequence[Sequence[str]],  # training sentences (token li
         for k in range(1, order + 1):
             for i in range(len(p) - k + 1):
                 counts[p[i:i + k]] += 1
+    return _with_totals(counts, order, vocab, padding, unk_cutoff)
+
+
+def _with_totals(counts: Counter, order: int, vocab: tuple, padding: str, unk_cutoff: int) -> NgramCounts:
+    "The model of the 1..n-gram `counts`: the totals the estimators divide by are functions of the counts."
     if not counts: raise MetricInputError("`sents` has no tokens (even after padding): nothing to train on")
     context_total, context_types, continuation, continuation_total = Counter(), Counter(), Counter(), Counter()
     for g, k in counts.items():
@@ -193,23 +198,24 @@ def ngram_perplexity(m: NgramCounts,  # the counts (`count_ngrams`)
             else: bits -= math.log2(q)
         nll_nats.append(bits * math.log(2)); events.append(len(p) - n + 1)
     signature = lm_signature(n, smoothing, m.unk_cutoff, m.padding, gamma, discount)
-    return _perplexity_result(nll_nats, events, zeros, average, signature, oov=sum(1 for s in sents for t in s if t not in known),
-                              order=n, smoothing=smoothing)
+    per = tuple(safe_exp(a / k) if k else math.nan for a, k in zip(nll_nats, events))
+    return _perplexity_result(sum(nll_nats), sum(events), sum(per), per, zeros, average, signature,
+                              oov=sum(1 for s in sents for t in s if t not in known), order=n, smoothing=smoothing)
 
 
 def safe_exp(x: float) -> float: return math.exp(x) if x < 709 else math.inf  # (inf for overflow and inf; nan stays nan)
 
 
-def _perplexity_result(nll_nats, events, zeros, average, signature, **fields) -> LMPerplexityResult:
-    "Stage 3 in plain Python (as `perplexity.perplexity_from_stats`): exp(total NLL / events), micro and macro."
+def _perplexity_result(total, N, per_sum, per, zeros, average, signature, **fields) -> LMPerplexityResult:
+    """Stage 3 in plain Python (as `perplexity.perplexity_from_stats`) from the total NLL (nats), the N events and the
+    per-sentence perplexities `per` (and their sum): micro exp(total / N), macro their mean."""
     if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
-    total, N = sum(nll_nats), sum(events)
     if N == 0: raise MetricInputError("`sents` gives no event to score (order 1, padding 'nltk' and only empty sentences)")
-    per = tuple(safe_exp(a / k) if k else math.nan for a, k in zip(nll_nats, events))
-    micro, macro = safe_exp(total / N), sum(per) / len(per)
+    micro, macro = safe_exp(total / N), per_sum / len(per)
     return LMPerplexityResult(score=micro if average == 'micro' else macro, signature=signature,
-                              cross_entropy_bits=total / N / math.log(2), nll_nats=total, tokens=N, sequences=len(events),
-                              average=average, micro=micro, macro=macro, per_sequence=per, zero_prob_tokens=zeros, **fields)
+                              cross_entropy_bits=total / N / math.log(2), nll_nats=total, tokens=N, sequences=len(per),
+                              average=average, micro=micro, macro=macro, per_sequence=tuple(per), zero_prob_tokens=zeros,
+                              **fields)
 
 # %% ../../nbs/31_ngram_lm.ipynb #5b3fe66d
 class NgramLM(NgramLMEngine):
@@ -242,18 +248,8 @@ def ngram_counts_from_counts(counts: Counter,  # the merged 1..n-gram counts C(g
                             ) -> NgramCounts:
     """The model (`NgramCounts`, equal to `count_ngrams` on the whole corpus) from merged counts: the totals the
     estimators divide by are functions of the counts. `MetricInputError` for no counts."""
-    if not counts: raise MetricInputError("`sents` has no tokens (even after padding): nothing to train on")
     if vocab is None: vocab = tuple(sorted(g[0] for g in counts if len(g) == 1 and g[0] != UNK)) + (UNK,)
-    context_total, context_types, continuation, continuation_total = Counter(), Counter(), Counter(), Counter()
-    for g, k in counts.items():
-        if len(g) > 1:
-            context_total[g[:-1]] += k
-            context_types[g[:-1]] += 1
-            continuation[g[1:]] += 1
-    for g, k in continuation.items(): continuation_total[g[:-1]] += k
-    n_tokens = sum(k for g, k in counts.items() if len(g) == 1)
-    return NgramCounts(order, vocab, counts, context_total, context_types, continuation, continuation_total,
-                       n_tokens, padding, unk_cutoff)
+    return _with_totals(counts, order, vocab, padding, unk_cutoff)
 
 
 def perplexity_from_totals(m: NgramCounts,  # the model
@@ -267,16 +263,10 @@ def perplexity_from_totals(m: NgramCounts,  # the model
                           ) -> LMPerplexityResult:
     """The `LMPerplexityResult` of a whole test text from its sums (what `ngram_perplexity` returns on it at once).
     `MetricInputError` for a bad `average`, bad options or no event."""
-    if average not in ('micro', 'macro'): raise MetricInputError(f"`average` must be 'micro' or 'macro', got {average!r}")
     gamma, discount = check_lm_options(m.order, smoothing, gamma, discount, m.unk_cutoff, m.padding)
-    if not events: raise MetricInputError("`sents` gives no event to score")
-    k = len(per_sequence)
-    micro, macro = safe_exp(nll / events), per_sum / k
-    return LMPerplexityResult(score=micro if average == 'micro' else macro,
-                              signature=lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
-                              cross_entropy_bits=nll / events / math.log(2), nll_nats=nll, tokens=events,
-                              sequences=k, average=average, micro=micro, macro=macro, per_sequence=tuple(per_sequence),
-                              zero_prob_tokens=zeros, oov=oov, order=m.order, smoothing=smoothing)
+    return _perplexity_result(nll, events, per_sum, per_sequence, zeros, average,
+                              lm_signature(m.order, smoothing, m.unk_cutoff, m.padding, gamma, discount),
+                              oov=oov, order=m.order, smoothing=smoothing)
 
 
 NGRAM_LM_COUNTS = register_counted_model(CountedModel(   # what scale-out needs from this model, declared once

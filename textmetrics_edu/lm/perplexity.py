@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 try: import numpy as np
 except ImportError: np = None  # the browser (Pyodide): only the distribution functions work, in pure Python
 
-from ..core import MetricInputError, MetricResult, make_signature
+from ..core import MetricInputError, MetricResult, check_count, make_signature
 
 # %% auto #0
 __all__ = ['check_logprobs', 'check_probs', 'PerplexityResult', 'perplexity_from_stats', 'perplexity', 'perplexity_from_probs',
@@ -152,8 +152,7 @@ def perplexity(logprobs,  # log p(token | context): one sequence (list of floats
     scale = math.log(b)  # log_b(x) * ln(b) = ln(x)
     nll = [float(-a.sum() * scale) for a in seqs]
     zeros = sum(int(np.isneginf(a).sum()) for a in seqs)
-    return perplexity_from_stats(nll, [a.size for a in seqs], average=average, zero_prob_tokens=zeros,
-                                 signature=make_signature('PPL', average=average))
+    return perplexity_from_stats(nll, [a.size for a in seqs], average=average, zero_prob_tokens=zeros)
 
 
 def perplexity_from_probs(probs,  # p(token | context) in (0, 1]: one sequence or several
@@ -283,8 +282,7 @@ def strided_perplexity(logprob_fn: Callable,  # window (list of int) -> natural-
     exact token count: with `stride < max_length` every token but the first is scored exactly once; with
     `stride == max_length` (no overlap) the first token of every window is not scored."""
     ids = list(ids)
-    for nm, v, lo in (('max_length', max_length, 2), ('stride', stride, 1)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo: raise MetricInputError(f"`{nm}` must be an int >= {lo}, got {v!r}")
+    max_length, stride = check_count(max_length, 'max_length', 2), check_count(stride, 'stride')
     if stride > max_length: raise MetricInputError(f"`stride` ({stride}) must be <= `max_length` ({max_length})")
     if len(ids) < 2: raise MetricInputError(f"`ids` has {len(ids)} token(s); at least 2 are needed (the first is never scored)")
     nll, n, g_sum, g_n, windows, zeros, prev_end = 0.0, 0, 0.0, 0, 0, 0, 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Sequence
 
-from ..core import (MetricInputError, MetricResult, Metric, Option, make_signature, corpus_fn,
+from ..core import (MetricInputError, MetricResult, Metric, Option, check_count, make_signature, corpus_fn,
                                   sentence_fn, register, summable)
 
 # %% auto #0
@@ -36,8 +36,7 @@ def layer_embeddings(texts: Sequence[str],  # the texts to embed (repeats are em
     from textmetrics_edu.models.encoder import load_encoder, encode_ids
     if isinstance(texts, str) or not all(isinstance(t, str) for t in texts):
         raise MetricInputError('`texts`: expected a sequence of str')
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise MetricInputError(f'`batch_size` must be a positive int, got {batch_size!r}')
+    batch_size = check_count(batch_size, 'batch_size')
     enc = enc if enc is not None else load_encoder()
     store = embedding_cache(enc) if cache else {}
     new = [t for t in dict.fromkeys(texts) if t not in store]

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import MetricInputError, MetricResult, make_signature, filtered_stderr
+from ..core import MetricInputError, MetricResult, check_count, make_signature, filtered_stderr
 
 # %% auto #0
 __all__ = ['kl_divergence', 'mixture_weights', 'divergence_curve', 'curve_area', 'frontier_integral', 'auto_buckets',
@@ -41,8 +41,7 @@ def mixture_weights(divergence_curve_discretization_size: int = 25,  # m, the nu
                    ) -> list[float]:  # m values from 1e-6 to 1 - 1e-6, as numpy's linspace computes them
     "The grid of lambda of `mauve-text` 0.4.0: `np.linspace(1e-6, 1 - 1e-6, m)`, computed as numpy does (i * step + start)."
     m = divergence_curve_discretization_size
-    if isinstance(m, bool) or not isinstance(m, int) or m < 2:
-        raise MetricInputError(f"`divergence_curve_discretization_size` must be an int >= 2, got {m!r}")
+    m = check_count(m, 'divergence_curve_discretization_size', 2)
     start, stop = 1e-6, 1 - 1e-6
     step = (stop - start) / (m - 1)
     return [i * step + start for i in range(m - 1)] + [stop]

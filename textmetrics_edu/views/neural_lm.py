@@ -46,9 +46,8 @@ def render_surprisal_html(passage: str,  # a passage label (a key of the stored 
     shown = ['&para;' if c == '\n' else '&nbsp;' if c == ' ' else e(c) for c in text]
 
     def strip(name, values, colour, unit='bits'):
-        cells = ''.join(f"<span title='{e(repr(c))}: {v:+.2f} {unit}' style='background:{colour(v)}'>{s}</span>"
-                        if unit == 'bits, GPT-2 minus other' else
-                        f"<span title='{e(repr(c))}: {v:.2f} {unit}' style='background:{colour(v)}'>{s}</span>"
+        fmt = '+.2f' if unit == 'bits, GPT-2 minus other' else '.2f'   # a difference shows its sign
+        cells = ''.join(f"<span title='{e(repr(c))}: {v:{fmt}} {unit}' style='background:{colour(v)}'>{s}</span>"
                         for c, s, v in zip(text, shown, values))
         return (f"<tr><th style='text-align:left;font-weight:normal'>{e(name)}</th>"
                 f"<td style='font-family:monospace;white-space:nowrap'>{cells}</td></tr>")
