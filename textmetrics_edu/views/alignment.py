@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, PALETTE
-from .html import figure_html, error_box
+from .html import figure_html, error_box, error_boxed
 from ..metrics.edit_distance import edit_distance, render_alignment, EditDistanceResult
 from ..metrics.wer import sentence_wer, sentence_cer, get_normalizer
 from ..metrics.ter import sentence_ter, TER
@@ -114,6 +114,7 @@ def _ter_shifts_html(hyp: str, ref: str) -> str:
             f"<table class='tme-ter-shifts'>{body}</table>")
 
 
+@error_boxed
 def render_alignment_html(hyp: str,  # the hypothesis
                           ref: str | Sequence[str],  # the reference (a str, or a list holding exactly one)
                           *, level: str = 'word',  # 'word' or 'char' alignment for the heatmap
@@ -130,14 +131,11 @@ def render_alignment_html(hyp: str,  # the hypothesis
         if len(refs) != 1 or not isinstance(refs[0], str):
             return error_box(f"the alignment explorer takes one reference (a str), got {repr(ref)[:80]}")
         ref = refs[0]
-    try:
-        norm = get_normalizer(normalize)
-        nh, nr = (norm(hyp), norm(ref)) if norm else (hyp, ref)
-        res = edit_distance(nr, nh, level=level)
-        w, c = sentence_wer(hyp, ref, normalize=normalize), sentence_cer(hyp, ref, normalize=normalize)
-        t = sentence_ter(hyp, ref)
-    except MetricInputError as err:
-        return error_box(err)
+    norm = get_normalizer(normalize)
+    nh, nr = (norm(hyp), norm(ref)) if norm else (hyp, ref)
+    res = edit_distance(nr, nh, level=level)
+    w, c = sentence_wer(hyp, ref, normalize=normalize), sentence_cer(hyp, ref, normalize=normalize)
+    t = sentence_ter(hyp, ref)
     cells = (len(res.a) + 1) * (len(res.b) + 1)
     img = ''
     if plot == 'html' and res.matrix is not None and cells <= MAX_CELLS: img = dp_matrix_html(res)  # (no matplotlib)

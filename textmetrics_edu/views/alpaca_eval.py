@@ -5,21 +5,19 @@
 """Renderers of the AlpacaEval lesson: the win rate of a few preferences, step by step (standard library only)."""
 from __future__ import annotations
 
-
-from ..core import MetricInputError
 from ..stats.alpaca_eval import win_rate
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['WIN_RATE_EXPLORER', 'render_win_rate_html']
 
 # %% ../../nbs/87_alpaca_eval.ipynb #4fcf0ee6
 #| code-fold: true
+@error_boxed
 def render_win_rate_html(preferences: list,  # the judge's preferences, in [1, 2] (0 = draw)
                         ) -> str:  # self-contained HTML
     "The explorer's view: each preference as q = p - 1 and as a vote, then the win rate, SE and discrete win rate."
-    try: r = win_rate(preferences)
-    except MetricInputError as err: return error_box(err)
+    r = win_rate(preferences)
     rows = ''.join(f"<tr><td>{i + 1}</td><td>{p:g}</td><td>{p - 1:.4g}</td><td>{'1' if p > 1.5 else '0' if p < 1.5 else '1/2'}</td></tr>"
                    for i, p in enumerate(1.5 if p == 0 else float(p) for p in preferences if p == p))
     return (f"<div class='tme-alpaca-eval'><p><b>win rate = {r.win_rate:.2f} %</b> ± {r.standard_error:.2f} (SE); "

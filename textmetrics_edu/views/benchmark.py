@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import html
 
-from ..core import MetricInputError
 from ..stats.benchmark import MC_CONVENTIONS, mc_item, choice_scores, argmax_first
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['BENCHMARK_EXPLORER', 'render_benchmark_item_html']
 
 # %% ../../nbs/80_benchmark_scoring.ipynb #d68b3dcd
 #| code-fold: true
+@error_boxed
 def render_benchmark_item_html(context: str,  # the item's context
                                choices: list,  # the answer choices
                                loglikelihoods: list,  # one log-likelihood per choice
@@ -24,10 +24,8 @@ def render_benchmark_item_html(context: str,  # the item's context
                                unconditional: list | None = None,  # for acc_mutual_info
                               ) -> str:  # self-contained HTML, user text escaped
     "One item under one convention: each choice's ll, characters, bytes, the maximised score, the pick and the gold."
-    try:
-        item = mc_item(choices, loglikelihoods, gold, unconditional=unconditional)
-        sc = choice_scores(item, convention)
-    except MetricInputError as err: return error_box(err)
+    item = mc_item(choices, loglikelihoods, gold, unconditional=unconditional)
+    sc = choice_scores(item, convention)
     p = argmax_first(sc)
     rows = []
     for j, c in enumerate(item.choices):

@@ -8,24 +8,21 @@ from __future__ import annotations
 
 import math
 
-from ..core import MetricInputError
 from ..stats.benchmark_stats import minimum_detectable_effect
 from .explorer import explorer, Int, Float
-from .html import error_box
+from .html import error_boxed
 
-
+@error_boxed
 def render_mde_html(n: int,  # items in the benchmark, >= 2
                     p: float,  # the models' accuracy, in (0, 1)
                     correlation: float = 0.0,  # correlation of the two models' per-item results, in [0, 1)
                    ) -> str:  # self-contained HTML
     "The standard error of one accuracy (sqrt(p(1-p)/n), lm-eval's up to n/(n-1)) and the minimum detectable effect."
-    try: mde = minimum_detectable_effect(n, p, correlation=correlation)
-    except MetricInputError as err: return error_box(err)
+    mde = minimum_detectable_effect(n, p, correlation=correlation)
     se = math.sqrt(p * (1 - p) / n)
     return (f"<div class='tme-mde'><p>accuracy {100 * p:.1f} % on {n} items: standard error {100 * se:.2f} points "
             f"(95 % interval &plusmn; {100 * 1.96 * se:.2f})</p><p>minimum detectable difference between two models: "
             f"<b>{100 * mde:.2f} points</b> (correlation {correlation:g}); a true gap smaller than this is likely to be missed.</p></div>")
-
 
 MDE_EXPLORER = explorer('minimum_detectable_effect', render_mde_html, Int(400, 20, 20000, 'items n'),
                         Float(0.25, 0.05, 0.95, 0.05, 'accuracy p'), correlation=Float(0.0, 0.0, 0.9, 0.1, 'correlation'),

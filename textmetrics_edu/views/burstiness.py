@@ -7,25 +7,24 @@ from __future__ import annotations
 
 import html
 
-from ..core import MetricInputError, check_text, PALETTE
+from ..core import check_text, PALETTE
 from ..lm.burstiness import WORD_RE, sentence_burstiness, term_burstiness
-from .html import figure_html, error_box
+from .html import figure_html, error_boxed
 
 # %% auto #0
 __all__ = ['BURSTINESS_EXPLORER', 'render_burstiness_html', 'burstiness_explorer']
 
 # %% ../../nbs/33_burstiness.ipynb #3e60e314
+@error_boxed
 def render_burstiness_html(text: str,  # the text
                            term: str = '',  # empty: sentence lengths; otherwise: this term's inter-arrival gaps
                            *, plot: bool = True) -> str:  # HTML; text escaped
     "The burstiness explorer's view: b with m and sigma, the values, and a bar chart."
     e = html.escape
-    try:
-        if term.strip():
-            toks = WORD_RE.findall(check_text(text, 'text').lower())
-            r = term_burstiness(toks, term.strip().lower())
-        else: r = sentence_burstiness(text)
-    except MetricInputError as err: return error_box(err)
+    if term.strip():
+        toks = WORD_RE.findall(check_text(text, 'text').lower())
+        r = term_burstiness(toks, term.strip().lower())
+    else: r = sentence_burstiness(text)
     img = ''
     if plot:
         from matplotlib.figure import Figure

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import html
 
-from ..core import MetricInputError
 from ..stats.calibration import calibration_error
 from .explorer import explorer, Numbers, Int, Choice
-from .html import error_box
+from .html import error_boxed
 
-
+@error_boxed
 def render_calibration_html(confidences: list,  # the model's probability of each pick, in [0, 1]
                             correct: list,  # 1 if the pick was right, else 0; one per confidence
                             n_bins: int = 5,  # bins, >= 1
@@ -21,15 +20,12 @@ def render_calibration_html(confidences: list,  # the model's probability of eac
                             bins: str = 'width',  # 'width' or 'mass'
                            ) -> str:  # self-contained HTML
     "Every non-empty bin (count, mean confidence, accuracy, gap) and the calibration error of `norm`."
-    try:
-        r = calibration_error(confidences, correct, n_bins, norm=norm, bins=bins)
-    except MetricInputError as err: return error_box(err)
+    r = calibration_error(confidences, correct, n_bins, norm=norm, bins=bins)
     rows = ''.join(f"<tr><td>{e:.3g}</td><td>{k}</td><td>{c:.3f}</td><td>{a:.3f}</td><td>{abs(a - c):.3f}</td></tr>"
                    for e, k, c, a in zip(r.edges, r.counts, r.confidence, r.accuracy) if k)
     return (f"<div class='tme-calibration'><table><thead><tr><th>bin from</th><th>items</th><th>mean confidence</th>"
             f"<th>accuracy</th><th>gap</th></tr></thead><tbody>{rows}</tbody></table><p>{html.escape(norm)} calibration "
             f"error ({html.escape(bins)} bins) = <b>{r.score:.4f}</b> over {r.n} items</p></div>")
-
 
 CALIBRATION_EXPLORER = explorer(
     'calibration', render_calibration_html,

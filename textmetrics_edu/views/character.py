@@ -8,21 +8,17 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
 from ..metrics.character import sentence_character, CHARACTER
 from ..metrics.edit_distance import edit_distance, render_alignment
-from .html import error_box
+from .html import error_boxed
 
-
+@error_boxed
 def render_character_html(hyp: str,  # the hypothesis
                           refs: str | Sequence[str],  # its reference(s)
                          ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view of CharacTER: the shifts, the shift cost, the character alignment and the score."
     e = html.escape
-    try:
-        res = sentence_character(hyp, refs)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_character(hyp, refs)
     d = res.detail()
     out = [f"<div class='tme-character'><p><b>CharacTER = {res.score:.4f}</b> (lower is better; x100: "
            f"{100 * res.score:.2f}); best reference {res.best_ref[0] + 1}</p><ol>"]

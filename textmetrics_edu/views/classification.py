@@ -9,15 +9,16 @@ import html
 import math
 import warnings
 
-from ..core import MetricInputError, PALETTE
+from ..core import PALETTE
 from ..metrics.confusion import UndefinedMetricWarning, confusion_html
 from ..metrics.classification import corpus_classification, parse_labels, zero_division_arg
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['CLASSIFICATION_EXPLORER', 'render_confusion_html', 'classification_explorer']
 
 # %% ../../nbs/50_classification.ipynb #1e456fdc
+@error_boxed
 def render_confusion_html(predictions_text: str,  # predicted labels, comma/space-separated
                           labels_text: str,  # gold labels, comma/space-separated, same number
                           *, average: str = 'macro', beta: float = 1.0, zero_division='0', pos_label: str = '1',
@@ -25,14 +26,11 @@ def render_confusion_html(predictions_text: str,  # predicted labels, comma/spac
     "The explorer's view: confusion matrix, per-class P/R/F and the averages (a clear message for bad input)."
     e = html.escape
     zd = zero_division_arg(zero_division)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore', UndefinedMetricWarning)
-            res = corpus_classification(parse_labels(predictions_text, 'predictions'), parse_labels(labels_text, 'labels'),
-                                        measure='fbeta', average=average, beta=beta, zero_division=zd,
-                                        pos_label=pos_label if average == 'binary' else 1)  # (the control applies to binary only)
-    except MetricInputError as err:
-        return error_box(err)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', UndefinedMetricWarning)
+        res = corpus_classification(parse_labels(predictions_text, 'predictions'), parse_labels(labels_text, 'labels'),
+                                    measure='fbeta', average=average, beta=beta, zero_division=zd,
+                                    pos_label=pos_label if average == 'binary' else 1)  # (the control applies to binary only)
     fb = 'F1' if beta == 1 else f'F{beta:g}'
     f4 = lambda x: 'nan' if math.isnan(x) else f"{x:.4f}"
     grey = f" style='color:{PALETTE.muted}'"

@@ -11,22 +11,20 @@ import html
 from ..core import MetricInputError
 from ..stats.contamination import janitor_ngrams, janitor_spans, contaminated_token_share
 from .explorer import explorer, Para, Int
-from .html import error_box
+from .html import error_boxed
 
-
+@error_boxed
 def render_janitor_html(item: str,  # the test item (the contaminant)
                         training_text: str,  # the training document searched
                         n: int = 13,  # the n-gram length in words, >= 1
                         too_dirty_cutoff: int = 10,  # the Janitor drops the document above this many matches
                        ) -> str:  # self-contained HTML, user text escaped
     "The Janitor's matches of `item`'s n-grams marked in `training_text`, its verdict, and Llama 2's token share."
-    try:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
-        ng = janitor_ngrams(item, n)
-        if not ng: raise MetricInputError(f"the item has fewer than {n} words: no {n}-gram to look for")
-        spans = janitor_spans(training_text, ng, n)
-        share = contaminated_token_share(item, janitor_ngrams(training_text, n), n)
-    except MetricInputError as err: return error_box(err)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
+    ng = janitor_ngrams(item, n)
+    if not ng: raise MetricInputError(f"the item has fewer than {n} words: no {n}-gram to look for")
+    spans = janitor_spans(training_text, ng, n)
+    share = contaminated_token_share(item, janitor_ngrams(training_text, n), n)
     merged = []
     for a, b in spans:   # overlapping n-grams: one marked stretch
         if merged and a <= merged[-1][1] + 1: merged[-1][1] = max(merged[-1][1], b)
@@ -40,7 +38,6 @@ def render_janitor_html(item: str,  # the test item (the contaminant)
             f"the Janitor's verdict on the document: <b>{verdict}</b>. Llama 2: {100 * share:.0f} % of the item's words lie in "
             f"a shared {n}-word span ({'dirty' if share > 0.8 else 'clean' if share < 0.2 else 'neither'}).</p>"
             f"<pre style='white-space:pre-wrap'>{''.join(out)}</pre></div>")
-
 
 JANITOR_EXPLORER = explorer(
     'janitor', render_janitor_html,

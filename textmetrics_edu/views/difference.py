@@ -11,8 +11,8 @@ import math
 from typing import Sequence
 
 from ..stats.difference import Difference, explain_difference, token_diff, wdiff
-from .html import svg_size, error_box
-from ..core import PALETTE, CONVENTIONS, MetricInputError, fmt_value
+from .html import svg_size, error_box, error_boxed
+from ..core import PALETTE, CONVENTIONS, fmt_value
 
 # %% auto #0
 __all__ = ['EXPLORER_METRICS', 'DIFF_EXPLORER', 'tokens_html', 'render_difference_html', 'diff_pairs',
@@ -115,6 +115,7 @@ def diff_pairs() -> list[str]:
     return [f"{m}: {a} → {b}" for m in EXPLORER_METRICS if m in CONVENTIONS for a, b, _ in CONVENTIONS[m].pairs]
 
 
+@error_boxed
 def render_difference_explorer(hyp: str,  # the hypothesis
                                refs: Sequence[str],  # its reference(s) (WER: exactly one)
                                pair: str = 'bleu: 13a → intl',  # one of `diff_pairs()`
@@ -124,8 +125,7 @@ def render_difference_explorer(hyp: str,  # the hypothesis
     metric, rest = pair.split(': ', 1)
     a, b = rest.split(' → ')
     level = next(lv for x, y, lv in CONVENTIONS[metric].pairs if (x, y) == (a, b))
-    try: d = explain_difference(metric, [hyp], [list(refs)], a, b, level=level, top_k=1)
-    except MetricInputError as err: return error_box(err)
+    d = explain_difference(metric, [hyp], [list(refs)], a, b, level=level, top_k=1)
     return render_difference_html(d, scale=100)
 
 # %% ../../nbs/62_why_numbers_differ.ipynb #3787da5b

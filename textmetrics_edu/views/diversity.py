@@ -9,23 +9,22 @@ import html
 from collections import Counter
 from typing import Sequence
 
-from ..core import MetricInputError, check_count
+from ..core import check_count
 from ..metrics.diversity import corpus_distinct, distinct_counts, self_bleu
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['DISTINCT_EXPLORER', 'REPETITION_EXPLORER', 'render_distinct_html', 'distinct_explorer', 'render_repetition_html']
 
 # %% ../../nbs/32_diversity.ipynb #53919e9c
+@error_boxed
 def render_distinct_html(samples: Sequence[str],  # the samples, one str each
                          n: int = 2,  # n-gram order
                          *, tokenize: str = 'none', lowercase: bool = False, top: int = 10) -> str:  # HTML; text escaped
     "The distinct-n explorer's view: per-sample and system-level distinct-n, and the most repeated n-grams."
     e = html.escape
-    try:
-        r = corpus_distinct(samples, n=n, tokenize=tokenize, lowercase=lowercase)
-        sb = f"{float(self_bleu(samples, tokenize=tokenize, lowercase=lowercase)):.4f}" if len(samples) > 1 else 'n/a'
-    except MetricInputError as err: return error_box(err)
+    r = corpus_distinct(samples, n=n, tokenize=tokenize, lowercase=lowercase)
+    sb = f"{float(self_bleu(samples, tokenize=tokenize, lowercase=lowercase)):.4f}" if len(samples) > 1 else 'n/a'
     allc = Counter()
     for s in samples: allc.update(distinct_counts(s, n, tokenize=tokenize, lowercase=lowercase))
     rep = ''.join(f"<tr><td><code>{e(' '.join(g))}</code></td><td>{k}</td></tr>" for g, k in allc.most_common(top) if k > 1)
@@ -61,16 +60,15 @@ from ..metrics import repetition as _rep   # as a module: the lesson's own names
 from ..metrics.bleu import preprocess
 
 
+@error_boxed
 def render_repetition_html(continuations: Sequence[str],  # the continuations, one str each
                            n: int = 4,  # seq-rep n-gram order
                            context: int = 16,  # l: a token repeats if it occurs in the previous l tokens of its line
                            *, tokenize: str = 'none') -> str:  # HTML; text escaped
     "The repetition explorer's view: seq-rep-n per continuation and mean, uniq-seq, and each line's repeated tokens marked."
     e = html.escape
-    try:
-        r = corpus_seq_rep(continuations, n=n, tokenize=tokenize)
-        check_count(context, 'context')
-    except MetricInputError as err: return error_box(err)
+    r = corpus_seq_rep(continuations, n=n, tokenize=tokenize)
+    check_count(context, 'context')
     rows = []
     for i, (c, v) in enumerate(zip(continuations, r.per_sample), 1):
         toks = preprocess(c, tokenize)

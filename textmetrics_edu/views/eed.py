@@ -8,10 +8,9 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, PALETTE
+from ..core import PALETTE
 from ..metrics.eed import sentence_eed, eed_table, eed_preprocess, EED
-from .html import error_box
-
+from .html import error_boxed
 
 def plot_eed_grid(hyp: str,  # the hypothesis (raw: it is preprocessed)
                   ref: str,  # one reference (raw)
@@ -44,6 +43,7 @@ __all__ = ['GRID_MAX_CELLS', 'EED_EXPLORER', 'plot_eed_grid', 'render_eed_html']
 GRID_MAX_CELLS = 2500  # the grid is drawn up to this many cells
 
 
+@error_boxed
 def render_eed_html(hyp: str,  # the hypothesis
                     refs: str | Sequence[str],  # its reference(s)
                     *, language: str = 'en', compat: str = 'torchmetrics', alpha: float = 2.0, rho: float = 0.3,
@@ -51,10 +51,7 @@ def render_eed_html(hyp: str,  # the hypothesis
                    ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view of EED: score, formula with its numbers, visits, and the grid of the best reference."
     e = html.escape
-    try:
-        res = sentence_eed(hyp, refs, language=language, compat=compat, alpha=alpha, rho=rho, deletion=deletion, insertion=insertion)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_eed(hyp, refs, language=language, compat=compat, alpha=alpha, rho=rho, deletion=deletion, insertion=insertion)
     t = res.table()
     show = lambda s: e(s.replace(' ', '\u2423'))  # blanks made visible
     cov = sum(abs(v - 1) for v in t.visits)

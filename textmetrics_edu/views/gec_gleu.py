@@ -8,15 +8,15 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
 from ..metrics import gec_gleu as _g   # as a module: the lesson's own names stay the lesson's
 from ..metrics.sari import ngram_counter
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['GEC_GLEU_EXPLORER', 'render_gec_gleu_html']
 
 # %% ../../nbs/23_gec_gleu.ipynb #efc15a2e
+@error_boxed
 def render_gec_gleu_html(hyp: str,  # the corrected sentence H
                          refs: str | Sequence[str],  # its reference correction(s) R
                          *, source: str = '',  # the original sentence S
@@ -24,14 +24,11 @@ def render_gec_gleu_html(hyp: str,  # the corrected sentence H
                         ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: per reference, the unigrams matched and penalised, per-order counts, GLEU; the sentence GLEU."
     e = html.escape
-    try:
-        rs = [refs] if isinstance(refs, str) else list(refs)
-        res = _g.sentence_gec_gleu(hyp, refs, source=source, penalty=penalty, max_order=max_order, lowercase=lowercase)
-        S = ngram_counter(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
-        H = ngram_counter(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp', True), 1)   # may be empty
-        st = _g.gec_gleu_statistics(source, hyp, rs, max_order=max_order, penalty=penalty, lowercase=lowercase)
-    except MetricInputError as err:
-        return error_box(err)
+    rs = [refs] if isinstance(refs, str) else list(refs)
+    res = _g.sentence_gec_gleu(hyp, refs, source=source, penalty=penalty, max_order=max_order, lowercase=lowercase)
+    S = ngram_counter(_g.gleu_tokens(source, 'none', lowercase, 'source'), 1)
+    H = ngram_counter(_g.gleu_tokens(hyp, 'none', lowercase, 'hyp', True), 1)   # may be empty
+    st = _g.gec_gleu_statistics(source, hyp, rs, max_order=max_order, penalty=penalty, lowercase=lowercase)
     blocks = []
     for j, r in enumerate(rs):
         R = ngram_counter(_g.gleu_tokens(r, 'none', lowercase), 1)

@@ -11,7 +11,7 @@ from typing import Mapping
 
 from ..core import MetricInputError
 from ..metrics.glue import TASKS, benchmark_score
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['EXAMPLE_ROWS', 'GLUE_EXPLORER', 'parse_scores', 'render_benchmark_html', 'benchmark_explorer']
@@ -39,6 +39,7 @@ EXAMPLE_ROWS = {  # a published row of each benchmark: (system, task scores, pub
                   'record=14.0/13.6, rte=49.7, wic=53.0, wsc=65.1, axb=-0.4, axg=100.0/50.0', '44.3')}
 
 
+@error_boxed
 def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
                           *, benchmark: str = 'superglue',  # 'glue' or 'superglue'
                           published: str = '',  # the published aggregate to compare with (optional)
@@ -46,16 +47,14 @@ def render_benchmark_html(scores_text: str,  # typed scores, see `parse_scores`
     "The explorer's view: per-task scores, the exact mean, half-up vs float rounding, and the published figure."
     e = html.escape
     note = ''
-    try:
-        typed = parse_scores(scores_text)
-        other = TASKS.get({'glue': 'superglue', 'superglue': 'glue'}.get(benchmark), {})
-        if other and all(k in other for k in typed) and any(k not in TASKS[benchmark] for k in typed):  # the menu switched, the row did not
-            name, row, published = EXAMPLE_ROWS[benchmark]
-            note = (f"<p><i>These are {e('SuperGLUE' if benchmark == 'glue' else 'GLUE')} tasks: below is {e(benchmark)}'s "
-                    f"published row of {e(name)} instead; type {e(benchmark)} task scores to score your own.</i></p>")
-            typed = parse_scores(row)
-        res = benchmark_score(typed, benchmark=benchmark)
-    except MetricInputError as err: return error_box(err)
+    typed = parse_scores(scores_text)
+    other = TASKS.get({'glue': 'superglue', 'superglue': 'glue'}.get(benchmark), {})
+    if other and all(k in other for k in typed) and any(k not in TASKS[benchmark] for k in typed):  # the menu switched, the row did not
+        name, row, published = EXAMPLE_ROWS[benchmark]
+        note = (f"<p><i>These are {e('SuperGLUE' if benchmark == 'glue' else 'GLUE')} tasks: below is {e(benchmark)}'s "
+                f"published row of {e(name)} instead; type {e(benchmark)} task scores to score your own.</i></p>")
+        typed = parse_scores(row)
+    res = benchmark_score(typed, benchmark=benchmark)
     head = ''.join(f"<th>{e(k)}</th>" for k, _ in res.task_scores)
     vals = ''.join(f"<td>{e(v)}</td>" for _, v in res.task_scores)
     fl = round(float(res.exact), 1)

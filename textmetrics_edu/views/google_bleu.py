@@ -8,25 +8,23 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, best_reference, ngram_counts
+from ..core import best_reference, ngram_counts
 from ..metrics.google_bleu import GOOGLE_BLEU, google_bleu_tokens, sentence_google_bleu
 from .explorer import explorer, Text, Lines
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['GOOGLE_BLEU_EXPLORER', 'render_google_bleu_html']
 
 # %% ../../nbs/04_google_bleu.ipynb #85f5a4b3
+@error_boxed
 def render_google_bleu_html(hyp: str,  # the hypothesis
                             refs: str | Sequence[str],  # its reference(s)
                             *, min_len: int = 1, max_len: int = 4, tokenize: str = '13a', lowercase: bool = False,
                            ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: per order, the hypothesis n-grams and how many match the chosen reference; the pooled score."
     e = html.escape
-    try:
-        res = sentence_google_bleu(hyp, refs, min_len=min_len, max_len=max_len, tokenize=tokenize, lowercase=lowercase)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_google_bleu(hyp, refs, min_len=min_len, max_len=max_len, tokenize=tokenize, lowercase=lowercase)
     rs = [refs] if isinstance(refs, str) else list(refs)
     o = dict(min_len=min_len, max_len=max_len, tokenize=tokenize, lowercase=lowercase)
     m = GOOGLE_BLEU   # the chosen reference: the one the metric keeps (its `best_key`, first on ties)

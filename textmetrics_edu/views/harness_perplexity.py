@@ -12,20 +12,18 @@ import math
 from ..core import MetricInputError
 from ..lm.harness_perplexity import lmeval_word_count, lmeval_byte_count, wikitext_detokenize
 from .explorer import explorer, Para, Float, Int, Flag
-from .html import error_box
+from .html import error_boxed
 
-
+@error_boxed
 def render_harness_perplexity_html(text: str,  # the document (a raw WikiText page with `wikitext`)
                                    loglikelihood: float,  # its total log-likelihood, natural log, < 0
                                    tokens: int,  # how many tokens the model's tokenizer made of it, >= 1
                                    wikitext: bool = False,  # count on the page, score its detokenised text (lm-eval's wikitext)
                                   ) -> str:  # self-contained HTML, user text escaped
     "One document's log-likelihood turned into per-token, per-word, per-byte and per-document perplexity and bits per byte."
-    try:
-        if not isinstance(text, str) or not text.strip(): raise MetricInputError("`text` is empty: nothing was scored")
-        if not loglikelihood < 0: raise MetricInputError(f"`loglikelihood` must be < 0, got {loglikelihood!r}")
-        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1: raise MetricInputError(f"`tokens` must be an int >= 1, got {tokens!r}")
-    except MetricInputError as err: return error_box(err)
+    if not isinstance(text, str) or not text.strip(): raise MetricInputError("`text` is empty: nothing was scored")
+    if not loglikelihood < 0: raise MetricInputError(f"`loglikelihood` must be < 0, got {loglikelihood!r}")
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1: raise MetricInputError(f"`tokens` must be an int >= 1, got {tokens!r}")
     words, nbytes = lmeval_word_count(text), lmeval_byte_count(text)
     ll = float(loglikelihood)
     e = lambda nats: f'e^{nats:.1f} (beyond float64)' if nats > 709 else f"{math.exp(nats):.4g}" if nats < 13 else f"{math.exp(nats):.3e}"
@@ -37,7 +35,6 @@ def render_harness_perplexity_html(text: str,  # the document (a raw WikiText pa
     return (f"<div class='tme-harness-ppl'>{scored}<table><thead><tr><th>per</th><th>count N</th><th>exp(-ll / N)</th></tr></thead>"
             f"<tbody>{body}</tbody></table><p>bits per byte = {-ll / nbytes / math.log(2):.4f}; log-likelihood {ll:g} nats "
             f"over {tokens} tokens, {words} words, {nbytes} bytes.</p></div>")
-
 
 HARNESS_PERPLEXITY_EXPLORER = explorer(
     'harness_perplexity', render_harness_perplexity_html,

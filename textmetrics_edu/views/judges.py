@@ -9,7 +9,7 @@ from ..core import MetricInputError
 from .explorer import typed_rows
 from ..stats.judges import (cohen_kappa, flip_rate, judge_human_agreement, left_win_rate, same_verdict,
                                           two_order_verdict)
-from .html import error_box
+from .html import error_boxed
 
 EXAMPLE_JUDGEMENTS = """a a a
 b b b
@@ -24,7 +24,6 @@ a b tie"""
 JUDGE_ORDERS = ('both orders', 'first order only')  # MT-Bench asks twice (answers swapped); a single-run judge once
 _LABEL = {'a': 'model_a', 'b': 'model_b', 'tie': 'tie'}
 _SHOW = {'model_a': 'A', 'model_b': 'B', 'tie': 'tie', 'tie (inconsistent)': 'tie (inconsistent)'}
-
 
 def parse_judgements(text: str,  # one pair a line: `first second person`, each a, b or tie
                     ) -> list[tuple[str, str, str]]:  # (first run, swapped run, person) as 'model_a'/'model_b'/'tie'
@@ -41,17 +40,15 @@ __all__ = ['EXAMPLE_JUDGEMENTS', 'JUDGE_ORDERS', 'JUDGE_AGREEMENT_EXPLORER', 'pa
 
 # %% ../../nbs/86_llm_judges.ipynb #d24d7aa7
 #| code-fold: true
+@error_boxed
 def render_judge_agreement_html(text: str,  # verdicts, one pair a line (see `parse_judgements`)
                                 orders: str = 'both orders',  # one of JUDGE_ORDERS
                                ) -> str:  # HTML (user text escaped); bad input becomes an error box
     """The agreement explorer's renderer: per pair the judge's verdict and the person's vote; agreement with and without
     ties (`judge_human_agreement`), Cohen's kappa with its 3 x 3 table, the flip rate and how often the first-shown answer
     wins (`flip_rate`, `left_win_rate`), all from `stats.judges`. Standard library only."""
-    try:
-        if orders not in JUDGE_ORDERS: raise MetricInputError(f"`orders` must be one of {JUDGE_ORDERS}, got {orders!r}")
-        rows = parse_judgements(text)
-    except MetricInputError as err:
-        return error_box(err)
+    if orders not in JUDGE_ORDERS: raise MetricInputError(f"`orders` must be one of {JUDGE_ORDERS}, got {orders!r}")
+    rows = parse_judgements(text)
     both = orders == JUDGE_ORDERS[0]
     judge = [two_order_verdict(f, s) if both else f for f, s, _ in rows]
     people = [p for *_, p in rows]

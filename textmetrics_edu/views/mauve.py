@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..core import MetricInputError, PALETTE
 from ..models.mauve import bucket_shares, curve_area, divergence_curve, frontier_integral
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['mauve_precomputed', 'mauve_from_counts', 'render_mauve_html']
@@ -67,6 +67,7 @@ def _svg_hist(p, q, width: int = 300, height: int = 120) -> str:
             f"aria-label='histograms'>{''.join(bars)}</svg>")
 
 
+@error_boxed
 def render_mauve_html(comparison: str = '3-gram',  # Q: 'human_control', '1-gram', '2-gram' or '3-gram' (P: Shakespeare)
                       num_buckets: str | int = '20',  # k: one of the precomputed counts (5, 10, 20, 40)
                       seed: str | int = '25',  # the quantisation's seed (25 .. 29; 25 is mauve-text's default)
@@ -76,15 +77,13 @@ def render_mauve_html(comparison: str = '3-gram',  # Q: 'human_control', '1-gram
     "The MAUVE explorer's view on the precomputed bucket counts: the frontier, the histograms, MAUVE of every comparison."
     e = html.escape
     d = mauve_precomputed()
-    try:
-        if comparison not in d['comparisons']:
-            raise MetricInputError(f"comparison: expected one of {list(d['comparisons'])}, got {comparison!r}")
-        if str(num_buckets) not in [str(b) for b in d['buckets']]:
-            raise MetricInputError(f"buckets: precomputed for {d['buckets']}, got {num_buckets!r}")
-        if str(seed) not in [str(s) for s in d['seeds']]: raise MetricInputError(f"seed: precomputed for {d['seeds']}, got {seed!r}")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c <= 0:
-            raise MetricInputError(f"c must be a number > 0, got {c!r}")
-    except MetricInputError as err: return error_box(err)
+    if comparison not in d['comparisons']:
+        raise MetricInputError(f"comparison: expected one of {list(d['comparisons'])}, got {comparison!r}")
+    if str(num_buckets) not in [str(b) for b in d['buckets']]:
+        raise MetricInputError(f"buckets: precomputed for {d['buckets']}, got {num_buckets!r}")
+    if str(seed) not in [str(s) for s in d['seeds']]: raise MetricInputError(f"seed: precomputed for {d['seeds']}, got {seed!r}")
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c <= 0:
+        raise MetricInputError(f"c must be a number > 0, got {c!r}")
     key, s = f'{num_buckets}/{seed}', 0.5 if smoothed else 0.0
     scores, curves = {}, {}
     for k, rows in d['comparisons'].items():

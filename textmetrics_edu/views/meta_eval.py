@@ -13,7 +13,7 @@ from ..core import MetricInputError, PALETTE
 from ..kernels.meta_eval_python import pearson_r, spearman_rho, kendall_tau_b
 from ..stats.correlations import pairwise_accuracy
 from ..stats.meta_eval import score_tables
-from .html import svg_size, error_box
+from .html import svg_size, error_box, error_boxed
 
 # %% auto #0
 __all__ = ['EXPLORER_STATISTICS', 'table_html', 'render_meta_eval_html', 'meta_eval_explorer', 'wmt22_system_scores',
@@ -106,6 +106,7 @@ def _svg_scatter(xs, ys, labels, width=420, height=300, xlabel='metric', ylabel=
     return ''.join(parts)
 
 # %% ../../nbs/61_meta_eval.ipynb #e45d21c5
+@error_boxed
 def render_meta_eval_html(metric_scores: Mapping,  # {system: metric score}
                           human_scores: Mapping,  # {system: human score}
                           *, exclude: Sequence[str] = (),  # systems left out
@@ -114,8 +115,7 @@ def render_meta_eval_html(metric_scores: Mapping,  # {system: metric score}
                          ) -> str:  # escaped HTML: the statistics table and an inline SVG scatter
     """Pure renderer of the meta-evaluation explorer: system-level correlations after moving or excluding systems.
     Standard library only (`EXPLORER_STATISTICS`): the same HTML in CPython and in the browser."""
-    try: score_tables(metric_scores, human_scores)
-    except MetricInputError as e: return error_box(e)
+    score_tables(metric_scores, human_scores)
     human = {s: (moved or {}).get(s, v) for s, v in human_scores.items() if s not in set(exclude)}
     metric = {s: v for s, v in metric_scores.items() if s in human}
     if len(human) < 3:
@@ -177,6 +177,7 @@ def wmt22_system_scores() -> tuple[dict, dict]:  # ({metric: {system: score}}, {
     return out['metric'], out['human']
 
 
+@error_boxed
 def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the organisers' sacreBLEU) or 'METEOR'
                                 *, human: str = 'DA z',  # 'DA z' or 'DA raw' (official WMT22 system averages)
                                 system: str = 'ALMAnaCH-Inria',  # the system whose human score is moved
@@ -186,18 +187,15 @@ def render_system_explorer_html(metric: str = 'BLEU',  # 'BLEU', 'chrF' (the org
     """The meta-evaluation explorer on WMT22 ru-en (10 systems) from plain controls, as the site's live explorer
     calls it: pick the metric and the human score, move one system's human score, exclude systems by name."""
     metrics, humans = wmt22_system_scores()
-    try:
-        if metric not in metrics: raise MetricInputError(f"metric: expected one of {list(metrics)}, got {metric!r}")
-        if human not in humans: raise MetricInputError(f"human: expected one of {list(humans)}, got {human!r}")
-        H = humans[human]
-        if system not in H: raise MetricInputError(f"system: expected one of {list(H)}, got {system!r}")
-        if not isinstance(shift, (int, float)) or isinstance(shift, bool) or not math.isfinite(shift):
-            raise MetricInputError(f"shift: expected a finite number, got {shift!r}")
-        excl = [s.strip() for s in ([exclude] if isinstance(exclude, str) else exclude) if s.strip()]
-        unknown = [s for s in excl if s not in H]
-        if unknown: raise MetricInputError(f"exclude: no system {', '.join(unknown)}; the systems are {', '.join(H)}")
-    except MetricInputError as e:
-        return error_box(e)
+    if metric not in metrics: raise MetricInputError(f"metric: expected one of {list(metrics)}, got {metric!r}")
+    if human not in humans: raise MetricInputError(f"human: expected one of {list(humans)}, got {human!r}")
+    H = humans[human]
+    if system not in H: raise MetricInputError(f"system: expected one of {list(H)}, got {system!r}")
+    if not isinstance(shift, (int, float)) or isinstance(shift, bool) or not math.isfinite(shift):
+        raise MetricInputError(f"shift: expected a finite number, got {shift!r}")
+    excl = [s.strip() for s in ([exclude] if isinstance(exclude, str) else exclude) if s.strip()]
+    unknown = [s for s in excl if s not in H]
+    if unknown: raise MetricInputError(f"exclude: no system {', '.join(unknown)}; the systems are {', '.join(H)}")
     v = list(H.values()); mean = math.fsum(v) / len(v)
     sd = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1))
     moved = {system: H[system] + shift * sd} if shift and system not in excl else {}

@@ -9,7 +9,7 @@ import html
 from typing import Sequence
 
 from ..core import MetricInputError, PALETTE
-from .html import figure_html, error_box
+from .html import figure_html, error_boxed
 from ..metrics.meteor import MeteorResult, meteor_from_counts, sentence_meteor
 
 # %% auto #0
@@ -45,13 +45,11 @@ def plot_meteor_alignment(result: MeteorResult, ax=None, max_tokens: int = 40):
     return fig
 
 # %% ../../nbs/21_meteor.ipynb #1a91bcc7
+@error_boxed
 def render_meteor_html(hyp: str, refs: str | Sequence[str], *, plot: bool = True, **opts) -> str:
     "The explorer's view: the alignment table by stage, the counts, the score and (optionally) the picture."
     e = html.escape
-    try:
-        res = sentence_meteor(hyp, refs, **opts)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_meteor(hyp, refs, **opts)
     rows = ''.join(f"<tr><td>{e(res.hyp_tokens[i])}</td><td>{e(res.ref_tokens[j])}</td>"
                    f"<td style='color:{STAGE_COLOURS[s]}'>{s}</td></tr>" for i, j, s in res.alignment)
     m, c, hl, rl = res.matches[0], res.chunks[0], res.hyp_lens[0], res.ref_lens[0]

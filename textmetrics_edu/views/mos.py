@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ..core import MetricInputError, PALETTE
 from ..stats.mos import (
     ACR_SCALE, EXAMPLE_RATINGS, INTERVAL_METHODS, MOSResult, fmt_ci, mos, parse_ratings)
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['MOS_EXPLORER', 'intervals_svg', 'render_mos_html', 'mos_explorer']
@@ -53,6 +53,7 @@ def intervals_svg(results: Mapping[Any, MOSResult],  # {system: MOSResult}, as `
     return ''.join(p)
 
 # %% ../../nbs/60_mos.ipynb #8d05f69f
+@error_boxed
 def render_mos_html(ratings,  # long table (system, item, rater, score), or typed text (see `parse_ratings`)
                     *, method: str = 'all',  # 'all' or one of INTERVAL_METHODS
                     confidence: float = 0.95,
@@ -63,13 +64,10 @@ def render_mos_html(ratings,  # long table (system, item, rater, score), or type
     """The MOS explorer's pure renderer: every system's MOS with the chosen interval(s); bad input becomes an error box.
     Always the standard-library engine (`mos(..., engine='python')`): the same HTML in CPython and in the browser."""
     methods = INTERVAL_METHODS if method == 'all' else (method,)
-    try:
-        if method != 'all' and method not in INTERVAL_METHODS:
-            raise MetricInputError(f"`method` must be 'all' or one of {list(INTERVAL_METHODS)}, got {method!r}")
-        if isinstance(ratings, str): ratings = parse_ratings(ratings)
-        res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed, engine='python')
-    except MetricInputError as e:
-        return error_box(e)
+    if method != 'all' and method not in INTERVAL_METHODS:
+        raise MetricInputError(f"`method` must be 'all' or one of {list(INTERVAL_METHODS)}, got {method!r}")
+    if isinstance(ratings, str): ratings = parse_ratings(ratings)
+    res = mos(ratings, scale=scale, confidence=confidence, n_samples=n_samples, seed=seed, engine='python')
     head = ''.join(f"<th>{m} {round(100 * confidence)}%</th>" for m in methods)
     rows = []
     for r in res.values():

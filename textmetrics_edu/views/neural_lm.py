@@ -10,38 +10,32 @@ import json
 
 from ..core import MetricInputError
 from ..core.datasets import data_path
-from .html import error_box
-
+from .html import error_boxed
 
 def surprisal_data() -> dict:
     "The stored surprisals (tools/make_neural_lm_surprisal.py): passages, bits per character per model, provenance."
     p = data_path('models', 'neural_lm_surprisal.json')
     return json.loads(p.read_text(encoding='utf-8'))
 
-
 def _heat(bits: float, top: float = 8.0) -> str:  # 0 bits white -> `top` bits red
     f = max(0.0, min(1.0, bits / top)); v = round(255 * (1 - f))
     return f"rgb(255,{v},{v})"
-
 
 def _diverging(d: float, top: float = 4.0) -> str:  # negative blue (the GPT-2 less surprised), positive red
     f = max(-1.0, min(1.0, d / top)); v = round(255 * (1 - abs(f)))
     return f"rgb({v},{v},255)" if f < 0 else f"rgb(255,{v},{v})"
 
-
+@error_boxed
 def render_surprisal_html(passage: str,  # a passage label (a key of the stored passages)
                           other: str = 'char 4-gram',  # the n-gram model to compare with: 'char 1-gram' .. 'char 4-gram'
                          ) -> str:  # self-contained HTML (text escaped): three colour strips and the means
     "The explorer's view: every character's surprisal under the tiny GPT-2 and `other`, and their difference."
     e = html.escape
     d = surprisal_data()
-    try:
-        if passage not in d['passages']: raise MetricInputError(f"passage: expected one of {list(d['passages'])}")
-        bits = d['passages'][passage]['bits']
-        others = [k for k in bits if k != 'tiny GPT-2']
-        if other not in others: raise MetricInputError(f"other: expected one of {others}, got {other!r}")
-    except MetricInputError as err:
-        return error_box(err)
+    if passage not in d['passages']: raise MetricInputError(f"passage: expected one of {list(d['passages'])}")
+    bits = d['passages'][passage]['bits']
+    others = [k for k in bits if k != 'tiny GPT-2']
+    if other not in others: raise MetricInputError(f"other: expected one of {others}, got {other!r}")
     text, g, o = d['passages'][passage]['text'], bits['tiny GPT-2'], bits[other]
     shown = ['&para;' if c == '\n' else '&nbsp;' if c == ' ' else e(c) for c in text]
 

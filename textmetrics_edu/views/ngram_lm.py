@@ -10,12 +10,13 @@ import math
 from ..core import MetricInputError, PALETTE
 from ..lm.ngram_lm import (
     SMOOTHINGS, UNK, count_ngrams, lm_tokenize, ngram_perplexity, ngram_prob, pad_sentence)
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['NGRAM_LM_EXPLORER', 'render_ngram_lm_html']
 
 # %% ../../nbs/31_ngram_lm.ipynb #e03971de
+@error_boxed
 def render_ngram_lm_html(train: str,  # training text: one sentence per line (tokenized with `lm_tokenize`)
                          test: str,  # one test sentence
                          *, order: int = 2,  # n
@@ -26,16 +27,13 @@ def render_ngram_lm_html(train: str,  # training text: one sentence per line (to
     "The explorer's view: each event of `test` with its context, p and -log2 p under `smoothing`, and the perplexity."
     import html
     e = html.escape
-    try:
-        if not isinstance(train, str) or not isinstance(test, str):
-            raise MetricInputError("`train` and `test` must be text (str)")
-        sents = [lm_tokenize(l) for l in train.splitlines() if l.strip()]
-        if not sents: raise MetricInputError("`train` is empty: type at least one training sentence")
-        m = count_ngrams(sents, order, padding=padding, unk_cutoff=unk_cutoff)
-        sent = lm_tokenize(test)
-        res = ngram_perplexity(m, [sent], smoothing)
-    except MetricInputError as err:
-        return error_box(err)
+    if not isinstance(train, str) or not isinstance(test, str):
+        raise MetricInputError("`train` and `test` must be text (str)")
+    sents = [lm_tokenize(l) for l in train.splitlines() if l.strip()]
+    if not sents: raise MetricInputError("`train` is empty: type at least one training sentence")
+    m = count_ngrams(sents, order, padding=padding, unk_cutoff=unk_cutoff)
+    sent = lm_tokenize(test)
+    res = ngram_perplexity(m, [sent], smoothing)
     known, p_sent, rows = set(m.vocab), pad_sentence(sent, order, padding), []
     for i in range(order - 1, len(p_sent)):
         ctx, w = p_sent[i - order + 1:i], p_sent[i]

@@ -7,21 +7,20 @@ from __future__ import annotations
 
 import math
 
-from ..core import MetricInputError
 from ..stats.pass_at_k import pass_at_k, pass_at_k_exact, naive_pass_at_k
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['PASS_AT_K_EXPLORER', 'render_pass_at_k_html']
 
 # %% ../../nbs/54_pass_at_k.ipynb #e85fb59e
+@error_boxed
 def render_pass_at_k_html(n: int,  # samples of the problem
                           c: int,  # passing samples
                           k: int,  # the k of pass@k
                          ) -> str:  # self-contained HTML
     "The explorer's view: C(n-c, k) / C(n, k), the product form term by term, the estimate and the plug-in value."
-    try: est = pass_at_k(n, c, k)
-    except MetricInputError as err: return error_box(err)
+    est = pass_at_k(n, c, k)
     exact = pass_at_k_exact(n, c, k)
     head = (f"<p><b>pass@{k} = {est:.6f}</b> = 1 - C({n - c}, {k}) / C({n}, {k}) = 1 - {math.comb(n - c, k)} / "
             f"{math.comb(n, k)}</p>" if len(str(math.comb(n, k))) < 40 else

@@ -11,12 +11,13 @@ from typing import Sequence
 
 from ..core import MetricInputError, PALETTE
 from ..lm.perplexity import entropy, softmax
-from .html import figure_html, error_box
+from .html import figure_html, error_boxed
 
 # %% auto #0
 __all__ = ['TEMPERATURE_EXPLORER', 'render_distribution_html', 'temperature_explorer']
 
 # %% ../../nbs/30_perplexity.ipynb #1ee05b8e
+@error_boxed
 def render_distribution_html(words: Sequence[str],  # the candidate next words
                              logits: Sequence[float],  # their scores
                              temperature: float = 1.0,  # softmax temperature T > 0
@@ -24,10 +25,8 @@ def render_distribution_html(words: Sequence[str],  # the candidate next words
                             ) -> str:  # self-contained HTML; words escaped
     "The explorer's view: the softmax distribution at temperature T, its entropy, perplexity and top-1 probability."
     e = html.escape
-    try:
-        if len(words) != len(logits): raise MetricInputError(f"{len(words)} words but {len(logits)} scores")
-        q = softmax(logits, temperature)
-    except MetricInputError as err: return error_box(err)
+    if len(words) != len(logits): raise MetricInputError(f"{len(words)} words but {len(logits)} scores")
+    q = softmax(logits, temperature)
     H = entropy(q)
     rows = ''.join(f"<tr><td>{e(w)}</td><td>{z:g}</td><td>{x:.4f}</td><td>{-math.log2(x) if x > 0 else math.inf:.3f}</td></tr>"
                    for w, z, x in zip(words, logits, q))

@@ -10,7 +10,7 @@ from typing import Sequence
 from ..core import MetricInputError
 from .explorer import typed_rows
 from ..stats.preferences import bradley_terry_mm, check_battle, online_elo, win_matrix
-from .html import error_box
+from .html import error_boxed
 
 EXAMPLE_VERDICTS = """gpt-4 claude a
 gpt-4 llama a
@@ -39,6 +39,7 @@ def parse_verdicts(text: str,  # one battle a line: `model_a model_b winner`, wi
     return out
 
 
+@error_boxed
 def render_ranking_html(text: str,  # verdicts, one a line (see `parse_verdicts`)
                         k: float = 4.0,  # online Elo's k-factor
                         initial: float = 1000.0,  # every model's starting (and mean Bradley-Terry) rating
@@ -46,12 +47,9 @@ def render_ranking_html(text: str,  # verdicts, one a line (see `parse_verdicts`
     """The ranking explorer's renderer: per model its record (wins-ties-losses), Bradley-Terry strength (MM, sum 1)
     and Elo-scale rating, and the online Elo rating after the verdicts in the order typed. Standard library only."""
     e = html.escape
-    try:
-        battles = parse_verdicts(text)
-        fit = bradley_terry_mm(battles, initial=initial)
-        elo = online_elo(battles, k=k, initial=initial)
-    except MetricInputError as err:
-        return error_box(err)
+    battles = parse_verdicts(text)
+    fit = bradley_terry_mm(battles, initial=initial)
+    elo = online_elo(battles, k=k, initial=initial)
     W = win_matrix(battles, list(fit.models), tie_weight=0.0)
     T = win_matrix(battles, list(fit.models), tie_weight=1.0)
     rows = []

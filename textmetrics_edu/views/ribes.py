@@ -8,25 +8,22 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
 from ..metrics.ribes import RIBES, sentence_ribes, aligned_positions
 from .explorer import explorer, Text, Lines
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['RIBES_EXPLORER', 'render_ribes_html']
 
 # %% ../../nbs/07_ribes.ipynb #9a55b52f
+@error_boxed
 def render_ribes_html(hyp: str,  # the hypothesis
                       refs: str | Sequence[str],  # its reference(s)
                       *, alpha: float = 0.25, beta: float = 0.10, tokenize: str = 'none', lowercase: bool = False,
                      ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: the alignment with the best reference, NKT, precision, brevity penalty and RIBES."
     e = html.escape
-    try:
-        res = sentence_ribes(hyp, refs, alpha=alpha, beta=beta, tokenize=tokenize, lowercase=lowercase)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_ribes(hyp, refs, alpha=alpha, beta=beta, tokenize=tokenize, lowercase=lowercase)
     rs = [refs] if isinstance(refs, str) else list(refs)
     k = max(res.best_refs[0], 0)
     o = dict(tokenize=tokenize, lowercase=lowercase)

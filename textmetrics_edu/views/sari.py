@@ -9,14 +9,14 @@ import html
 from collections import Counter
 from typing import Sequence
 
-from ..core import MetricInputError
 from ..metrics import sari as _sari   # as a module: the lesson's own names stay the lesson's
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['SARI_EXPLORER', 'render_sari_html']
 
 # %% ../../nbs/22_sari.ipynb #73c5a2e8
+@error_boxed
 def render_sari_html(hyp: str,  # the system output O
                      refs: str | Sequence[str],  # its references R
                      *, source: str = '',  # the input I
@@ -24,16 +24,13 @@ def render_sari_html(hyp: str,  # the system output O
                     ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: unigrams added, kept and deleted (with the references' verdict), per-order P and R, the four conventions."
     e = html.escape
-    try:
-        res = _sari.sentence_sari(hyp, refs, source=source, convention=convention, tokenize=tokenize, lowercase=lowercase)
-        allc = {c: float(_sari.sentence_sari(hyp, refs, source=source, convention=c, tokenize=tokenize, lowercase=lowercase))
-                for c in _sari.SARI_CONVENTIONS}
-        rs = [refs] if isinstance(refs, str) else list(refs)
-        I, O = Counter(_sari.sari_tokens(source, tokenize, lowercase)), Counter(_sari.sari_tokens(hyp, tokenize, lowercase,
-                                                                                                   'hyp', True))
-        R = Counter(t for r in rs for t in _sari.sari_tokens(r, tokenize, lowercase))
-    except MetricInputError as err:
-        return error_box(err)
+    res = _sari.sentence_sari(hyp, refs, source=source, convention=convention, tokenize=tokenize, lowercase=lowercase)
+    allc = {c: float(_sari.sentence_sari(hyp, refs, source=source, convention=c, tokenize=tokenize, lowercase=lowercase))
+            for c in _sari.SARI_CONVENTIONS}
+    rs = [refs] if isinstance(refs, str) else list(refs)
+    I, O = Counter(_sari.sari_tokens(source, tokenize, lowercase)), Counter(_sari.sari_tokens(hyp, tokenize, lowercase,
+                                                                                               'hyp', True))
+    R = Counter(t for r in rs for t in _sari.sari_tokens(r, tokenize, lowercase))
     k = len(rs)
     rows = []
     for w in sorted(set(I) | set(O), key=lambda w: (w not in I, w)):

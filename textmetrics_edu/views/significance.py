@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core import MetricInputError, check_seed, check_count, stats_row, PALETTE, get_metric
+from ..core import check_seed, check_count, stats_row, PALETTE, get_metric
 from ..stats.significance import check_systems, row_scorer, better_of
 from ..metrics import bleu, chrf  # noqa: F401 (registers the explorer's metrics: the browser discovers none)
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['render_paired_bootstrap_html', 'significance_metrics', 'paired_bootstrap_explorer']
@@ -33,6 +33,7 @@ def _bootstrap_svg(centred: list, observed: float, width: int = 360, height: int
             f"<text x='{width - 2}' y='{height - 5}' font-size='10' text-anchor='end'>{hi:.4f}</text></svg>")
 
 # %% ../../nbs/40_significance.ipynb #d11bc5d3
+@error_boxed
 def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypotheses, one per segment
                                  system: Sequence[str],  # the compared system's hypotheses (same segments)
                                  refs: Sequence,  # refs[i]: the reference(s) of segment i
@@ -44,17 +45,14 @@ def render_paired_bootstrap_html(baseline: Sequence[str],  # the baseline's hypo
     "The explorer's view of the paired bootstrap: scores, the first resamples, the centred differences and the p-value."
     import html, random
     e = html.escape
-    try:
-        check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
-        hy, refs = check_systems({'baseline': baseline, 'system': system}, refs)
-        spec = get_metric(metric)
-        o = spec.opts({})
-        bl = [stats_row(s) for s in spec.stats(hy['baseline'], refs, o)]
-        sy = [stats_row(s) for s in spec.stats(hy['system'], refs, o)]
-        n = len(bl)
-        f = row_scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
-    except MetricInputError as err:
-        return error_box(err)
+    check_seed(seed, allow_none=True); n_samples = check_count(n_samples, 'n_samples')
+    hy, refs = check_systems({'baseline': baseline, 'system': system}, refs)
+    spec = get_metric(metric)
+    o = spec.opts({})
+    bl = [stats_row(s) for s in spec.stats(hy['baseline'], refs, o)]
+    sy = [stats_row(s) for s in spec.stats(hy['system'], refs, o)]
+    n = len(bl)
+    f = row_scorer(metric, {}, n, example=(hy['baseline'][:1], refs[:1]))
     total = lambda rows, idx: [sum(col) for col in zip(*(rows[i] for i in idx))]
     bl_score, sy_score = f(total(bl, range(n))), f(total(sy, range(n)))
     diff = abs(sy_score - bl_score)

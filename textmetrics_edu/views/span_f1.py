@@ -9,7 +9,7 @@ import html
 
 from ..core import MetricInputError
 from ..metrics.span_f1 import (SCHEMES, SPAN_F1, conlleval_spans, read_tags, strict_spans, prf)
-from .html import error_box
+from .html import error_box, error_boxed
 
 # %% auto #0
 __all__ = ['SPAN_F1_EXPLORER', 'render_span_f1_html']
@@ -22,6 +22,7 @@ def _span_text(s, toks, end_exclusive):
     return f"{t} [{a}-{b - 1}]" + (f" {words}" if words else '')
 
 
+@error_boxed
 def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
                         ref: str,  # gold tags
                         *, tokens: str = '',  # the tokens (optional, for display)
@@ -30,14 +31,11 @@ def render_span_f1_html(hyp: str,  # predicted tags, whitespace-separated
     "The explorer's view: the spans of the conlleval and the strict reading, matched against gold, with both scores."
     e = html.escape
     if scheme not in SCHEMES: return error_box(f"`scheme` must be one of {list(SCHEMES)}")
-    try:
-        h, r = read_tags(hyp, 'prediction'), read_tags(ref, 'gold')
-        if len(h) != len(r): raise MetricInputError(f"{len(h)} predicted tags but {len(r)} gold tags")
-        toks = tokens.split()
-        if toks and len(toks) != len(h): raise MetricInputError(f"{len(toks)} tokens but {len(h)} tags")
-        hs, rs = read_tags(hyp, 'prediction', scheme), read_tags(ref, 'gold', scheme)
-    except MetricInputError as err:
-        return error_box(err)
+    h, r = read_tags(hyp, 'prediction'), read_tags(ref, 'gold')
+    if len(h) != len(r): raise MetricInputError(f"{len(h)} predicted tags but {len(r)} gold tags")
+    toks = tokens.split()
+    if toks and len(toks) != len(h): raise MetricInputError(f"{len(toks)} tokens but {len(h)} tags")
+    hs, rs = read_tags(hyp, 'prediction', scheme), read_tags(ref, 'gold', scheme)
     cols = []
     for label, fn, excl in (('conlleval (default)', conlleval_spans, False), (f'strict {scheme}', lambda t: strict_spans(t, scheme), True)):
         ps, gs = set(fn(h)), set(fn(r))
