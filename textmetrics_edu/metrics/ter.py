@@ -13,7 +13,7 @@ from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                    Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
 from .edit_distance import render_alignment
 from ..kernels.ter import (BeamEditDistance, hypothesis_tokens,
-                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF)
+                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF, beam_trace)
 
 # %% auto #0
 __all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter', 'sentence_ter',
@@ -53,14 +53,7 @@ def beam_edit_distance(hyp: Sequence[str],  # hypothesis words
             if cur[j - 1] + 1 < best: best, op = cur[j - 1] + 1, 'i'
             cur[j], ops[j] = best, op
         C.append(cur); O.append(ops)
-    out, i, j = [], nh, nr  # the trace, from the bottom-right corner back
-    while i > 0 or j > 0:
-        op = O[i][j]; out.append(op)
-        if op in ' s': i, j = i - 1, j - 1
-        elif op == 'i': j -= 1
-        elif op == 'd': i -= 1
-        else: raise RuntimeError(f"unknown operation {op!r}")
-    return C[-1][-1], ''.join(reversed(out))
+    return C[-1][-1], beam_trace(O, nh, nr)  # the trace, from the bottom-right corner back (the engine's `beam_trace`)
 
 # %% ../../nbs/12_ter.ipynb #5c7813d9
 _FLIP = str.maketrans('id', 'di')
