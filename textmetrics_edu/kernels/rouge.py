@@ -26,7 +26,6 @@ _NON_ALNUM = re.compile(r'[^a-z0-9]+')
 _ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
 _CJK = regex.compile(r'([\p{Han}\p{Hiragana}\p{Katakana}])')
 _UWORD = regex.compile(r'[\p{L}\p{M}\p{N}]+')
-_HAS_WORDCHAR = regex.compile(r'[\p{L}\p{N}]')
 _NON_ASCII_WORDCHAR = regex.compile(r'[^\x00-\x7f]')
 
 

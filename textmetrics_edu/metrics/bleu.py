@@ -77,15 +77,11 @@ class BLEUStats:
     totals: tuple[int, ...]  # hypothesis n-grams, orders 1..max_order
 
 # %% ../../nbs/01_bleu.ipynb #5b5fde40
-def _ngrams_by_order(tokens, max_order):
-    return [Counter(ngram_iter(tokens, n)) for n in range(1, max_order + 1)]
-
-
 @lru_cache(maxsize=2**16)
 def _ref_info(refs: tuple[str, ...], max_order: int, tokenize: str, lowercase: bool):
     "Reference n-gram ceilings (per order) and lengths; cached, since every system shares its references."
     toks = [_prep(r, tokenize, lowercase) for r in refs]
-    per_ref = [_ngrams_by_order(t, max_order) for t in toks]
+    per_ref = [[Counter(ngram_iter(t, n)) for n in range(1, max_order + 1)] for t in toks]
     if len(per_ref) == 1: ceil = per_ref[0]
     else: ceil = [max_ref_counts(pr[n] for pr in per_ref) for n in range(max_order)]
     return tuple(MappingProxyType(c) for c in ceil), tuple(len(t) for t in toks)  # cached: read-only views

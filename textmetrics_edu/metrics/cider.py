@@ -224,9 +224,6 @@ def image_statistics(hyp: Sequence[str],  # candidate tokens
     return CIDErImageStats(tuple(hyp), tuple(tuple(r) for r in refs), tuple(tuple(c) for c in cos), tuple(pens),
                            (lh, tuple(v[2] for v in ref_vectors)), score)
 
-# %% ../../nbs/03_cider.ipynb #64bce186
-def _fmt_ngram(g): return ' '.join(g)
-
 # %% ../../nbs/03_cider.ipynb #d82cb65c
 @dataclass(frozen=True)
 class CIDErResult(MetricResult):
@@ -259,7 +256,7 @@ class CIDErResult(MetricResult):
         for k in range(n):
             for g, w in vh[k].items():
                 wr = tuple(v[k].get(g, 0.0) for v in vrs)
-                rows.append(dict(n=k + 1, ngram=_fmt_ngram(g), df=self.corpus.doc_freq.get(g, 0), idf=self.corpus.idf(g, uz),
+                rows.append(dict(n=k + 1, ngram=' '.join(g), df=self.corpus.doc_freq.get(g, 0), idf=self.corpus.idf(g, uz),
                                  weight=w, ref_weights=wr, clipped=tuple(min(w, x) for x in wr), matched=any(x > 0 for x in wr)))
         return rows
 
@@ -294,12 +291,6 @@ class CIDErResult(MetricResult):
         return '\n'.join(lines)
 
 # %% ../../nbs/03_cider.ipynb #a7eccd4c
-def _signature(variant, tokenize, n, sigma, tf, unseen_idf, length, factor):
-    name = 'CIDEr-D' if variant == 'cider-d' else 'CIDEr'
-    extra = dict(sigma=f"{sigma:g}", length=length) if variant == 'cider-d' else {}
-    return make_signature(name, n=n, tok=tokenize, tf=tf, unseen=unseen_idf, **extra, factor=f"{factor:g}")
-
-
 def _check_tokens(toks, texts, names, tokenize, allow_empty):
     if allow_empty: return
     for t, x, name in zip(toks, texts, names):
@@ -470,7 +461,10 @@ def _rows_score(images, o: dict, corpus: CIDErCorpus, signature: str) -> CIDErRe
 # %% ../../nbs/03_cider.ipynb #db977251
 def _cider_signature(o: dict, nrefs) -> str:
     "The spec's signature of the options (the number of references is not part of CIDEr's)."
-    return _signature(o['variant'], o['tokenize'], o['n'], o['sigma'], o['tf'], o['unseen_idf'], o['length'], o['factor'])
+    d = o['variant'] == 'cider-d'   # CIDEr-D's penalty adds sigma and the length unit
+    extra = dict(sigma=f"{o['sigma']:g}", length=o['length']) if d else {}
+    return make_signature('CIDEr-D' if d else 'CIDEr', n=o['n'], tok=o['tokenize'], tf=o['tf'], unseen=o['unseen_idf'],
+                          **extra, factor=f"{o['factor']:g}")
 
 
 CIDER_BASE = Metric(
@@ -537,10 +531,8 @@ def sentence_cider(hyp: str,  # the candidate caption of one image
     others = check_refs(corpus_refs, len(corpus_refs), 'corpus_refs')
     o = CIDER_BASE.opts(dict(variant=variant, tokenize=tokenize, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf,
                              length=length, factor=factor, allow_empty=allow_empty))
-    htoks = tokenize_captions([hyp], o['tokenize'])                                       # stage 1
-    _check_tokens(htoks, [hyp], ['hyp'], o['tokenize'], o['allow_empty'])
     prep = _cider_prepare((refs, *others), o, refs_name='(refs, *corpus_refs)')            # references, once
-    st = _cider_segment(htoks[0], prep[0], o)                                              # stage 2: this image
+    st = _cider_segment(hyp, prep[0], o)                                                   # stages 1 and 2: this image
     return CIDER_BASE.score(st, o, signature=CIDER_BASE.signature(o, len(refs)), n_segments=1)  # stage 3
 
 # %% ../../nbs/03_cider.ipynb #7bf0dbf0
