@@ -12,6 +12,7 @@ from typing import Sequence
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                    Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
 from .edit_distance import render_alignment
+from ..kernels.edit_distance import ops_from_codes
 from ..kernels.ter import (BeamEditDistance, hypothesis_tokens,
                                         tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF, beam_trace)
 
@@ -165,12 +166,8 @@ class TERResult(MetricResult):
                 lines.append(f"shift a block of {length} word(s) from position {start} to before position {target}, "
                              f"gain {gain}: {' '.join(words)}")
             lines.append(f"{len(shifts)} shift(s) + beam edit distance {e - len(shifts)} against reference {self.best_ref[0] + 1}:")
-            ops, i, j = [], 0, 0  # trace rewrites hyp -> ref: 'd' = hyp word extra (insertion), 'i' = ref word missing
-            for t in trace:
-                if t in ' s': ops.append(('C' if t == ' ' else 'S', j, i)); i += 1; j += 1
-                elif t == 'd': ops.append(('I', None, i)); i += 1
-                else: ops.append(('D', j, None)); j += 1
-            lines.append(render_alignment(r, shifted, ops))
+            # trace rewrites hyp -> ref: 'd' = hyp word extra (insertion), 'i' = ref word missing (deletion)
+            lines.append(render_alignment(r, shifted, ops_from_codes(trace.translate(str.maketrans(' sdi', 'CSID')))))
         return '\n'.join(lines)
 
 # %% ../../nbs/12_ter.ipynb #d5099607
