@@ -399,12 +399,10 @@ def sentence_rouge(hyp, refs, rouge_type='rougeL', **opts):
 
 
 # `rouge_type` is the named exception to "options keyword-only": it picks the metric, and older code passes it third
-_sig = corpus_fn(rouge_metric('rougeL')).__signature__
-corpus_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
-    'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
-_sig = sentence_fn(rouge_metric('rougeL')).__signature__
-sentence_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
-    'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
+for _fn, _derived in ((corpus_rouge, corpus_fn), (sentence_rouge, sentence_fn)):
+    _sig = _derived(rouge_metric('rougeL')).__signature__
+    _fn.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
+        'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
 corpus_rouge.__doc__ = corpus_fn(rouge_metric('rougeL'), """ROUGE (Lin 2004) of a corpus: the mean over segments of per-segment F
 (and P, R), in [0, 1]. Matches rouge-score 0.1.2 (`RougeScorer([rouge_type], use_stemmer=...).score_multi`, averaged) for
 rouge1..9, rougeL, rougeLsum with the defaults, and ROUGE-1.5.5.pl for every type with `tokenize='perl'` and
