@@ -24,10 +24,8 @@ __all__ = ['is_lossy', 'cached_tokens', 'tokenizer_fn', 'cached_ngrams', 'clippe
 # %% ../../nbs/20b_rouge_engine.ipynb #68d3716a
 _NON_ALNUM = re.compile(r'[^a-z0-9]+')
 _ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
-_PERL_NON = re.compile(r'[^a-z0-9]+')
 _CJK = regex.compile(r'([\p{Han}\p{Hiragana}\p{Katakana}])')
 _UWORD = regex.compile(r'[\p{L}\p{M}\p{N}]+')
-_HAS_WORDCHAR = regex.compile(r'[\p{L}\p{N}]')
 _NON_ASCII_WORDCHAR = regex.compile(r'[^\x00-\x7f]')
 
 
@@ -41,7 +39,7 @@ def _tokens(text: str, tokenizer: str, stem: bool) -> tuple[str, ...]:
     if tokenizer == 'rouge_score':
         toks = _NON_ALNUM.sub(' ', text.lower()).split()
     elif tokenizer == 'perl':
-        toks = _PERL_NON.sub(' ', text.translate(_ASCII_LOWER)).split()
+        toks = _NON_ALNUM.sub(' ', text.translate(_ASCII_LOWER)).split()
     else:
         toks = _UWORD.findall(_CJK.sub(r' \1 ', text.lower()))
     if stem:
@@ -131,14 +129,7 @@ def lcs_length(ref: Sequence[str],  # reference tokens (the documented exception
               ) -> int:  # LCS length, in [0, min(len(ref), len(hyp))]
     "Length of the longest common subsequence (bit-parallel; equals `lcs_table(ref, hyp)[-1][-1]`)."
     if not ref or not hyp: return 0
-    pm = {}
-    for i, t in enumerate(ref): pm[t] = pm.get(t, 0) | (1 << i)
-    full = (1 << len(ref)) - 1
-    v = full
-    for t in hyp:
-        u = v & pm.get(t, 0)
-        if u: v = ((v + u) | (v - u)) & full
-    return len(ref) - v.bit_count()
+    return len(ref) - _lcs_columns(ref, hyp)[-1].bit_count()  # the 0 bits of the last column count the LCS
 
 
 def lcs_ref_indices(ref: Sequence[str],  # reference tokens (the documented exception: reference first)

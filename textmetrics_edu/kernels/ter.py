@@ -12,7 +12,7 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['BEAM_WIDTH', 'BEAM_INF', 'MAX_CACHE_SIZE', 'tercom_tokenize', 'hypothesis_tokens', 'tercom_reference_tokens',
-           'BeamEditDistance']
+           'beam_trace', 'BeamEditDistance']
 
 # %% ../../nbs/12b_ter_engine.ipynb #5ac0d561
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
@@ -71,6 +71,20 @@ BEAM_WIDTH = 25  # tercom's beam: the cells filled either side of the (length-ra
 BEAM_INF = int(1e16)  # the cost of a cell outside the beam
 MAX_CACHE_SIZE = 10000  # sacreBLEU's limit on the rows kept per reference
 
+
+def beam_trace(O: Sequence[Sequence[str]],  # O[i][j]: the operation chosen at cell (i, j) of the beam table
+               nh: int, nr: int,  # hypothesis and reference lengths (the bottom-right corner)
+              ) -> str:  # the trace over ' ' (match), 's', 'i', 'd' rewriting hyp -> ref
+    "The trace read back from the bottom-right corner of the table of operations (the lesson's and the engine's)."
+    out, i, j = [], nh, nr
+    while i > 0 or j > 0:
+        op = O[i][j]; out.append(op)
+        if op == ' ' or op == 's': i, j = i - 1, j - 1
+        elif op == 'i': j -= 1
+        elif op == 'd': i -= 1
+        else: raise RuntimeError(f"unknown operation {op!r}")
+    return ''.join(reversed(out))
+
 # %% ../../nbs/12b_ter_engine.ipynb #9b451666
 class BeamEditDistance:
     "Edit distance of hypotheses against one reference, tercom-style beam, with a prefix trie of computed rows."
@@ -124,12 +138,4 @@ class BeamEditDistance:
                 if w not in node:
                     node[w] = ({}, c, o); self.size += 1
                 node = node[w][0]
-        if not trace: return C[-1][-1], None
-        out, i, j = [], nh, nr
-        while i > 0 or j > 0:
-            op = O[i][j]; out.append(op)
-            if op == ' ' or op == 's': i, j = i - 1, j - 1
-            elif op == 'i': j -= 1
-            elif op == 'd': i -= 1
-            else: raise RuntimeError(f"unknown operation {op!r}")
-        return C[-1][-1], ''.join(reversed(out))
+        return C[-1][-1], (beam_trace(O, nh, nr) if trace else None)

@@ -77,31 +77,27 @@ class BLEUStats:
     totals: tuple[int, ...]  # hypothesis n-grams, orders 1..max_order
 
 # %% ../../nbs/01_bleu.ipynb #5b5fde40
-def _ngrams_by_order(tokens, max_order):
-    return [Counter(ngram_iter(tokens, n)) for n in range(1, max_order + 1)]
-
-
 @lru_cache(maxsize=2**16)
 def _ref_info(refs: tuple[str, ...], max_order: int, tokenize: str, lowercase: bool):
     "Reference n-gram ceilings (per order) and lengths; cached, since every system shares its references."
     toks = [_prep(r, tokenize, lowercase) for r in refs]
-    per_ref = [_ngrams_by_order(t, max_order) for t in toks]
+    per_ref = [[Counter(ngram_iter(t, n)) for n in range(1, max_order + 1)] for t in toks]
     if len(per_ref) == 1: ceil = per_ref[0]
     else: ceil = [max_ref_counts(pr[n] for pr in per_ref) for n in range(max_order)]
     return tuple(MappingProxyType(c) for c in ceil), tuple(len(t) for t in toks)  # cached: read-only views
 
 
-def _segment_stats(hyp: str, refs: tuple[str, ...], max_order: int, tokenize: str, lowercase: bool,
-                   ref_length: str) -> BLEUStats:
-    toks = _prep(hyp, tokenize, lowercase)
-    ceil, ref_lens = _ref_info(refs, max_order, tokenize, lowercase)
+def _segment_stats(hyp: str, refs: tuple[str, ...], o: dict) -> BLEUStats:
+    "Stage 2 of the spec: one segment's sufficient statistics (`o`: the validated options)."
+    toks = _prep(hyp, o['tokenize'], o['lowercase'])
+    ceil, ref_lens = _ref_info(refs, o['max_order'], o['tokenize'], o['lowercase'])
     matches, totals = [], []
-    for n in range(1, max_order + 1):
+    for n in range(1, o['max_order'] + 1):
         hc = Counter(ngram_iter(toks, n))
         rc = ceil[n - 1]
         matches.append(sum([k if k <= rc[g] else rc[g] for g, k in hc.items() if g in rc]))
         totals.append(max(len(toks) - n + 1, 0))
-    return BLEUStats(len(toks), effective_ref_length(len(toks), ref_lens, ref_length), tuple(matches), tuple(totals))
+    return BLEUStats(len(toks), effective_ref_length(len(toks), ref_lens, o['ref_length']), tuple(matches), tuple(totals))
 
 
 def bleu_statistics(hyp: str,  # one hypothesis
@@ -112,8 +108,8 @@ def bleu_statistics(hyp: str,  # one hypothesis
                     ref_length: str = 'closest',  # effective reference length: 'closest' or 'shortest'
                    ) -> BLEUStats:
     "The sufficient statistics of one segment (stage 2 of the three stages)."
-    checked_bleu_options('bleu_statistics', max_order=max_order, tokenize=tokenize, lowercase=lowercase, ref_length=ref_length)
-    return _segment_stats(check_text(hyp, 'hyp'), check_refs_of_segment(refs), max_order, tokenize, lowercase, ref_length)
+    o = checked_bleu_options('bleu_statistics', max_order=max_order, tokenize=tokenize, lowercase=lowercase, ref_length=ref_length)
+    return _segment_stats(check_text(hyp, 'hyp'), check_refs_of_segment(refs), o)
 
 # %% ../../nbs/01_bleu.ipynb #5e5d2b88
 SMOOTH_DEFAULTS = {'none': None, 'floor': 0.1, 'add-k': 1, 'exp': None}
@@ -214,12 +210,8 @@ def bleu_from_stats_unchecked(stats, smooth_method, smooth_value, effective_orde
     precisions = [0.0] * N
     order_used = N
     w = tuple(weights) if weights is not None else tuple([1 / N] * N)
-    res = lambda score: BLEUResult(score=score, signature=signature, precisions=tuple(precisions), matches=tuple(matches),
-                                   totals=tuple(totals), bp=bp, hyp_len=c, ref_len=r, order_used=order_used,
-                                   weights=w[:order_used] if weights is None else w, n_segments=n_segments)
-    if not any(matches): return res(0.0)  # no match at any order (sacreBLEU #141)
     smooth_exp = 1.0
-    for n in range(1, N + 1):
+    for n in (range(1, N + 1) if any(matches) else ()):  # no match at any order: score 0 (sacreBLEU #141)
         if smooth_method == 'add-k' and n > 1:
             matches[n - 1] += smooth_value; totals[n - 1] += smooth_value
         if totals[n - 1] == 0: break
@@ -243,15 +235,15 @@ def bleu_from_stats_unchecked(stats, smooth_method, smooth_value, effective_orde
                       n_segments=n_segments)
 
 # %% ../../nbs/01_bleu.ipynb #c4e3139b
-def _bleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value, max_order, ref_length,
-                    weights):
-    sm = smooth_method
-    if SMOOTH_DEFAULTS[sm] is not None: sm += f"[{(smooth_value if smooth_value is not None else SMOOTH_DEFAULTS[sm]):.2f}]"
-    opts = dict(nrefs=nrefs, case='lc' if lowercase else 'mixed', eff='yes' if effective_order else 'no',
-                tok=tokenize, smooth=sm)
-    if max_order != 4: opts['order'] = max_order
-    if ref_length != 'closest': opts['reflen'] = ref_length
-    if weights is not None: opts['weights'] = ','.join(f"{x:g}" for x in weights)
+def _bleu_signature(o: dict, nrefs) -> str:
+    "The spec's signature of the options."
+    sm, sv = o['smooth_method'], o['smooth_value']
+    if SMOOTH_DEFAULTS[sm] is not None: sm += f"[{(sv if sv is not None else SMOOTH_DEFAULTS[sm]):.2f}]"
+    opts = dict(nrefs=nrefs, case='lc' if o['lowercase'] else 'mixed', eff='yes' if o['effective_order'] else 'no',
+                tok=o['tokenize'], smooth=sm)
+    if o['max_order'] != 4: opts['order'] = o['max_order']
+    if o['ref_length'] != 'closest': opts['reflen'] = o['ref_length']
+    if o['weights'] is not None: opts['weights'] = ','.join(f"{x:g}" for x in o['weights'])
     return make_signature('BLEU', **opts)
 
 
@@ -265,28 +257,17 @@ def _bleu_preprocess(text: str, o: dict) -> tuple[str, ...]:
     return _prep(check_text(text, 'text'), o['tokenize'], o['lowercase'])
 
 
-def _bleu_segment_stats(h: str, r: tuple[str, ...], o: dict) -> BLEUStats:
-    "Stage 2 of the spec: one segment's sufficient statistics."
-    return _segment_stats(h, r, o['max_order'], o['tokenize'], o['lowercase'], o['ref_length'])
-
-
 def _bleu_score(st: BLEUStats, o: dict, signature: str = '', n_segments: int = 1) -> BLEUResult:
     "Stage 3 of the spec: the score from (summed) statistics."
     return bleu_from_stats_unchecked(st, o['smooth_method'], o['smooth_value'], o['effective_order'], o['weights'], signature,
                             n_segments)
 
-
-def _bleu_spec_signature(o: dict, nrefs) -> str:
-    "The spec's signature of the options."
-    return _bleu_signature(nrefs, o['lowercase'], o['effective_order'], o['tokenize'], o['smooth_method'],
-                           o['smooth_value'], o['max_order'], o['ref_length'], o['weights'])
-
 # %% ../../nbs/01_bleu.ipynb #e9173f54
 BLEU = Metric(
     'bleu', description='BLEU (Papineni et al. 2002), sacreBLEU-compatible',
     options=BLEU_OPTIONS,
-    preprocess=_bleu_preprocess, segment_stats=_bleu_segment_stats, score=_bleu_score,
-    signature=_bleu_spec_signature,
+    preprocess=_bleu_preprocess, segment_stats=_segment_stats, score=_bleu_score,
+    signature=_bleu_signature,
     sentence_defaults={'effective_order': True}, check=_bleu_check)
 
 corpus_bleu = corpus_fn(BLEU, """Corpus BLEU (Papineni et al. 2002): statistics summed over segments, then one score in [0, 1];

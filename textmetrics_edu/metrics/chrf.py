@@ -161,9 +161,10 @@ def _chrf_checked(fn: str,  # the public function, named in the errors
     return o
 
 # %% ../../nbs/02_chrf.ipynb #879a8e83
-def _ngram_tables(text, char_order, word_order, whitespace):
-    "`_all_ngrams` as (counts, total) per order, in plain dicts: order n is order n-1 plus the next character."
-    chars = text if whitespace else ''.join(text.split())
+def _ngram_tables(text, char_order, word_order, whitespace, chars=None):
+    """`_all_ngrams` as (counts, total) per order, in plain dicts: order n is order n-1 plus the next character.
+    `chars`: the characters to count, if not `text` with its whitespace removed as `whitespace` says."""
+    if chars is None: chars = text if whitespace else ''.join(text.split())
     out, grams = [], chars
     for n in range(1, char_order + 1):
         if n > 1: grams = list(map(add, grams, chars[n - 1:]))  # each (n-1)-gram + the character after it
@@ -317,12 +318,8 @@ def strip_whitespace(text: str,  # one segment
 def _tables(text, o, conv):
     "Per-order (counts, total) of one segment under convention `conv` (whitespace removed as that tool does)."
     if o['lowercase']: text = text.lower()
-    chars = text if o['whitespace'] else strip_whitespace(text, conv)
-    out = _ngram_tables(chars, o['char_order'], 0, True)
-    if o['word_order']:
-        words = split_punctuation(text)
-        out += [(c, sum(c.values())) for c in (dict(word_ngrams(words, n)) for n in range(1, o['word_order'] + 1))]
-    return out
+    return _ngram_tables(text, o['char_order'], o['word_order'], True,
+                         chars=text if o['whitespace'] else strip_whitespace(text, conv))
 
 
 def _clip(h, r):

@@ -224,9 +224,6 @@ def image_statistics(hyp: Sequence[str],  # candidate tokens
     return CIDErImageStats(tuple(hyp), tuple(tuple(r) for r in refs), tuple(tuple(c) for c in cos), tuple(pens),
                            (lh, tuple(v[2] for v in ref_vectors)), score)
 
-# %% ../../nbs/03_cider.ipynb #64bce186
-def _fmt_ngram(g): return ' '.join(g)
-
 # %% ../../nbs/03_cider.ipynb #d82cb65c
 @dataclass(frozen=True)
 class CIDErResult(MetricResult):
@@ -259,7 +256,7 @@ class CIDErResult(MetricResult):
         for k in range(n):
             for g, w in vh[k].items():
                 wr = tuple(v[k].get(g, 0.0) for v in vrs)
-                rows.append(dict(n=k + 1, ngram=_fmt_ngram(g), df=self.corpus.doc_freq.get(g, 0), idf=self.corpus.idf(g, uz),
+                rows.append(dict(n=k + 1, ngram=' '.join(g), df=self.corpus.doc_freq.get(g, 0), idf=self.corpus.idf(g, uz),
                                  weight=w, ref_weights=wr, clipped=tuple(min(w, x) for x in wr), matched=any(x > 0 for x in wr)))
         return rows
 
@@ -294,12 +291,6 @@ class CIDErResult(MetricResult):
         return '\n'.join(lines)
 
 # %% ../../nbs/03_cider.ipynb #a7eccd4c
-def _signature(variant, tokenize, n, sigma, tf, unseen_idf, length, factor):
-    name = 'CIDEr-D' if variant == 'cider-d' else 'CIDEr'
-    extra = dict(sigma=f"{sigma:g}", length=length) if variant == 'cider-d' else {}
-    return make_signature(name, n=n, tok=tokenize, tf=tf, unseen=unseen_idf, **extra, factor=f"{factor:g}")
-
-
 def _check_tokens(toks, texts, names, tokenize, allow_empty):
     if allow_empty: return
     for t, x, name in zip(toks, texts, names):
@@ -315,6 +306,20 @@ class PreparedReferences:
     vectors: tuple  # [image] `reference_vectors(...)`
 
 
+def _ref_tokens(refs, tokenize: str, allow_empty: bool, refs_name: str | None = None) -> list:
+    """Tokenized references of each image (a tuple of token tuples each); empty ones refused unless `allow_empty`,
+    named `refs_name[i][j]` (None: `refs`, for a slice of the corpus)."""
+    flat = [r for rs in refs for r in rs]
+    toks = tokenize_captions(flat, tokenize)
+    names = (['refs'] * len(flat) if refs_name is None
+             else [f"{refs_name}[{i}][{j}]" for i, rs in enumerate(refs) for j in range(len(rs))])
+    _check_tokens(toks, flat, names, tokenize, allow_empty)
+    out, k = [], 0
+    for rs in refs:
+        out.append(tuple(toks[k:k + len(rs)])); k += len(rs)
+    return out
+
+
 @lru_cache(maxsize=2)
 def prepare_references(refs: tuple[tuple[str, ...], ...],  # [image][reference] caption (validated, as tuples)
                        *, tokenize: str = 'caption', n: int = 4, tf: str = 'raw', length: str = 'bigrams',
@@ -323,12 +328,7 @@ def prepare_references(refs: tuple[tuple[str, ...], ...],  # [image][reference] 
     """Stage 2, once per corpus: tokenize the references, count their n-grams, compute the document frequencies and the
     references' TF-IDF vectors. Cached (the last 2 corpora: a large corpus holds many vectors), so several systems scored against the same references
     share this work, as sacreBLEU-style tools cache reference statistics."""
-    flat = [r for rs in refs for r in rs]
-    toks = tokenize_captions(flat, tokenize)
-    _check_tokens(toks, flat, [f"{refs_name}[{i}][{j}]" for i, rs in enumerate(refs) for j in range(len(rs))], tokenize, allow_empty)
-    rtoks, k = [], 0
-    for rs in refs:
-        rtoks.append(tuple(toks[k:k + len(rs)])); k += len(rs)
+    rtoks = _ref_tokens(refs, tokenize, allow_empty, refs_name)
     counts = [[ngram_counts_by_order(r, n) for r in rs] for rs in rtoks]
     corpus = document_frequency(counts)
     vecs = tuple(reference_vectors(rs, corpus, n=n, tf=tf, length=length, ref_counts=c) for rs, c in zip(rtoks, counts))
@@ -430,21 +430,11 @@ class DocFreq:
     n_images: int
 
 
-def _ref_tokens(refs, o: dict) -> list:
-    "Tokenized references of each image (a tuple of token tuples each); empty ones refused unless `allow_empty`."
-    flat = [r for rs in refs for r in rs]
-    toks = tokenize_captions(flat, o['tokenize'])
-    _check_tokens(toks, flat, ['refs'] * len(flat), o['tokenize'], o['allow_empty'])
-    out, k = [], 0
-    for rs in refs:
-        out.append(tuple(toks[k:k + len(rs)])); k += len(rs)
-    return out
-
-
 def _df_part(refs, o: dict) -> DocFreq:
     "Pass 1 on some images: the lesson's `document_frequency` of their references (images are disjoint: df adds)."
     if not refs: return DocFreq(Counter(), 0)
-    c = document_frequency([[ngram_counts_by_order(r, o['n']) for r in rs] for rs in _ref_tokens(refs, o)])
+    c = document_frequency([[ngram_counts_by_order(r, o['n']) for r in rs]
+                            for rs in _ref_tokens(refs, o['tokenize'], o['allow_empty'])])
     return DocFreq(Counter(c.doc_freq), c.n_images)
 
 
@@ -458,26 +448,23 @@ def _image_rows(hyps, refs, o: dict, corpus: CIDErCorpus) -> list:
     "Pass 2 on some images: each image's statistics (`CIDErImageStats`), with the whole corpus's IDF."
     htoks = tokenize_captions(hyps, o['tokenize'])
     _check_tokens(htoks, hyps, ['hyps'] * len(hyps), o['tokenize'], o['allow_empty'])
-    rows = []
-    for ht, rs in zip(htoks, _ref_tokens(refs, o)):
-        rv = reference_vectors(rs, corpus, n=o['n'], tf=o['tf'], length=o['length'],
-                               ref_counts=[ngram_counts_by_order(r, o['n']) for r in rs])
-        im = image_statistics(ht, rs, corpus, variant=o['variant'], n=o['n'], sigma=o['sigma'], tf=o['tf'],
-                              unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'], ref_vectors=rv)
-        rows.append(im)
-    return rows
+    return [image_statistics(ht, rs, corpus, variant=o['variant'], n=o['n'], sigma=o['sigma'], tf=o['tf'],
+                             unseen_idf=o['unseen_idf'], length=o['length'], factor=o['factor'])
+            for ht, rs in zip(htoks, _ref_tokens(refs, o['tokenize'], o['allow_empty']))]
 
 
 def _rows_score(images, o: dict, corpus: CIDErCorpus, signature: str) -> CIDErResult:
-    "The corpus CIDEr(-D) of the images' statistics in corpus order: the lesson's `cider_from_stats` (the whole result)."
-    if len(images) < 2 or corpus.n_images < 2: raise MetricInputError(f"the corpus holds fewer than 2 images; {_ONE_IMAGE}")
-    opts = {x: o[x] for x in ('n', 'sigma', 'tf', 'unseen_idf', 'length', 'factor')}
-    return cider_from_stats(images, corpus, variant=o['variant'], options=opts, signature=signature)
+    "The corpus CIDEr(-D) of the images' statistics in corpus order: stage 3 (`_cider_score`) with every image's detail."
+    if len(images) < 2: raise MetricInputError(f"the corpus holds fewer than 2 images; {_ONE_IMAGE}")
+    return _cider_score(CIDErStats(0.0, (), tuple(images), corpus), o, signature, len(images))
 
 # %% ../../nbs/03_cider.ipynb #db977251
 def _cider_signature(o: dict, nrefs) -> str:
     "The spec's signature of the options (the number of references is not part of CIDEr's)."
-    return _signature(o['variant'], o['tokenize'], o['n'], o['sigma'], o['tf'], o['unseen_idf'], o['length'], o['factor'])
+    d = o['variant'] == 'cider-d'   # CIDEr-D's penalty adds sigma and the length unit
+    extra = dict(sigma=f"{o['sigma']:g}", length=o['length']) if d else {}
+    return make_signature('CIDEr-D' if d else 'CIDEr', n=o['n'], tok=o['tokenize'], tf=o['tf'], unseen=o['unseen_idf'],
+                          **extra, factor=f"{o['factor']:g}")
 
 
 CIDER_BASE = Metric(
@@ -544,10 +531,8 @@ def sentence_cider(hyp: str,  # the candidate caption of one image
     others = check_refs(corpus_refs, len(corpus_refs), 'corpus_refs')
     o = CIDER_BASE.opts(dict(variant=variant, tokenize=tokenize, n=n, sigma=sigma, tf=tf, unseen_idf=unseen_idf,
                              length=length, factor=factor, allow_empty=allow_empty))
-    htoks = tokenize_captions([hyp], o['tokenize'])                                       # stage 1
-    _check_tokens(htoks, [hyp], ['hyp'], o['tokenize'], o['allow_empty'])
     prep = _cider_prepare((refs, *others), o, refs_name='(refs, *corpus_refs)')            # references, once
-    st = _cider_segment(htoks[0], prep[0], o)                                              # stage 2: this image
+    st = _cider_segment(hyp, prep[0], o)                                                   # stages 1 and 2: this image
     return CIDER_BASE.score(st, o, signature=CIDER_BASE.signature(o, len(refs)), n_segments=1)  # stage 3
 
 # %% ../../nbs/03_cider.ipynb #7bf0dbf0

@@ -153,8 +153,7 @@ def _nist_prepare(refs, o):
 
 @lru_cache(maxsize=4)   # a test set's references, shared by every system scored against them
 def _prepared(refs, tokenize, lowercase, max_order, convention):
-    o = dict(tokenize=tokenize, lowercase=lowercase)
-    toks = [tuple(_tok(r, o) for r in rs) for rs in refs]
+    toks = [tuple(_tok_cached(r, tokenize, lowercase) for r in rs) for rs in refs]
     counts, total = reference_ngram_counts([t for ts in toks for t in ts], max_order)
     for i, ts in enumerate(toks):
         if convention == 'mteval' and not any(ts):
@@ -174,7 +173,7 @@ def _nist_segment(hyp: str, prepared, o: dict) -> NISTStats:
     "Stage 2 (the fast route of `nist_segment_stats`, the information weights looked up, not recomputed)."
     refs, info_of = prepared
     h = _tok(hyp, o)
-    if o['convention'] == 'nltk': return _nltk_segment_fast(h, refs, o['max_order'], info_of)
+    if o['convention'] == 'nltk': return _nltk_segment_stats(h, refs, None, None, o['max_order'], info_of)
     info, hyp_ngrams = [], []
     for n in range(1, o['max_order'] + 1):
         H = _ngram_table(h, n)
@@ -208,26 +207,6 @@ def _nltk_segment_stats(hyp, refs, counts, total, max_order, info_of=None):
             num = sum(info_of[g] * k for g, k in (H & Counter(ngram_iter(r, n))).items())
             cands.append((0 if den == 0 else num / den, num, den, len(r)))
         best = best_reference(cands)[1]   # NLTK's `max` of the tuples: precision, then the next fields break ties
-        info.append(best[1]); hyp_ngrams.append(best[2]); l_ref += best[3]
-    st = (tuple(info), tuple(hyp_ngrams), len(hyp) * max_order, l_ref, len(refs), 1)
-    return NISTStats(*st, per_segment=(st,))
-
-# %% ../../nbs/06_nist.ipynb #f1ff02c2
-def _nltk_segment_fast(hyp, refs, max_order, info_of):
-    "`_nltk_segment_stats` with plain dicts (the same sums in the same order: NLTK's `Counter &` keeps hyp order)."
-    info, hyp_ngrams, l_ref = [], [], 0
-    for n in range(1, max_order + 1):
-        H = _ngram_table(hyp, n)
-        den = sum(H.values())
-        cands = []
-        for r in refs:
-            R = _ngram_table(r, n)
-            num = 0
-            for g, k in H.items():
-                c = R.get(g)
-                if c: num += info_of[g] * (k if k < c else c)
-            cands.append((0 if den == 0 else num / den, num, den, len(r)))
-        best = best_reference(cands)[1]
         info.append(best[1]); hyp_ngrams.append(best[2]); l_ref += best[3]
     st = (tuple(info), tuple(hyp_ngrams), len(hyp) * max_order, l_ref, len(refs), 1)
     return NISTStats(*st, per_segment=(st,))

@@ -195,23 +195,24 @@ def _pr(kind, hits, rc, hc, w):
     return p, r
 
 # %% ../../nbs/20_rouge.ipynb #c53193a7
-def _check_rouge_opts(rouge_type, use_stemmer, tokenizer, beta, multi_ref, skip_gap, weight, w_denominator, on_non_ascii):
-    kind, n = _parse_type(rouge_type)
-    if tokenizer not in ROUGE_TOKENIZERS:
-        raise MetricInputError(f"`tokenizer` must be one of {ROUGE_TOKENIZERS}, got {tokenizer!r}")
-    if multi_ref not in ROUGE_MULTI_REF:
-        raise MetricInputError(f"`multi_ref` must be one of {ROUGE_MULTI_REF}, got {multi_ref!r}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not (0 < beta < float('inf')):
-        raise MetricInputError(f"`beta` must be a number > 0, got {beta!r}")
-    if skip_gap is not None and (isinstance(skip_gap, bool) or not isinstance(skip_gap, int) or skip_gap < 0):
-        raise MetricInputError(f"`skip_gap` must be an int >= 0 or None (unlimited), got {skip_gap!r}")
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1:
-        raise MetricInputError(f"`weight` must be a number >= 1 (f(k) = k**weight), got {weight!r}")
-    if w_denominator not in ('perl', 'paper'):
-        raise MetricInputError(f"`w_denominator` must be 'perl' or 'paper', got {w_denominator!r}")
-    if on_non_ascii not in ('warn', 'raise', 'ignore'):
-        raise MetricInputError(f"`on_non_ascii` must be 'warn', 'raise' or 'ignore', got {on_non_ascii!r}")
-    return kind, n
+ROUGE_OPTIONS = (
+    Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
+           aliases=('use_stemmer',), label='stemming'),
+    Option('tokenize', str, 'rouge_score', "'rouge_score' (ASCII, default), 'perl' (ASCII lowercase only), 'unicode'",
+           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',), label='tokenizer'),
+    Option('beta', float, 1, 'F_beta; 1 gives the F1 every tool reports (Perl alpha = 1/(1+beta^2))', min=0,
+           min_exclusive=True),
+    Option('multi_ref', str, 'max_f', "'max_f' (rouge-score), 'pooled' (Perl -f A), 'max_recall' (Perl -f B)",
+           choices=ROUGE_MULTI_REF),
+    Option('skip_gap', int, 4, 'ROUGE-S/SU maximum gap (Perl -2); None: unlimited (ROUGE-S*)', min=0, nullable=True),
+    Option('weight', float, 1.2, 'ROUGE-W weighting exponent (Perl -w), >= 1', min=1),
+    Option('w_denominator', str, 'perl', "ROUGE-W recall denominator: 'perl' f(f(m)) as ROUGE-1.5.5, 'paper' f(m)",
+           choices=('perl', 'paper')),
+    Option('on_non_ascii', str, 'warn', "'warn', 'raise' or 'ignore' when the ASCII tokenizers delete letters",
+           choices=('warn', 'raise', 'ignore')),
+    Option('sentence_separator', str, None, "a token marking sentence breaks in one-line text (e.g. '<n>', as in "
+           "CNN/DailyMail preprocessing): read as a newline, so rougeLsum/rougeW see the sentences; None: lines are "
+           "sentences (rouge-score)", nullable=True))
 
 
 def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate lines for rougeLsum/rougeW)
@@ -222,8 +223,10 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
                      w_denominator: str = 'perl', on_non_ascii: str = 'warn',
                     ) -> RougeStats:  # P, R, F and the counts after the multi-reference convention
     "Stage 2 for one segment: counts against each reference, combined by the multi-reference convention."
-    kind, n = _check_rouge_opts(rouge_type, use_stemmer, tokenizer, beta, multi_ref, skip_gap, weight, w_denominator,
-                                on_non_ascii)
+    kind, n = _parse_type(rouge_type)
+    given = dict(use_stemmer=use_stemmer, tokenizer=tokenizer, beta=beta, multi_ref=multi_ref, skip_gap=skip_gap,
+                 weight=weight, w_denominator=w_denominator, on_non_ascii=on_non_ascii)  # in ROUGE_OPTIONS' order
+    for opt, (k, v) in zip(ROUGE_OPTIONS, given.items()): opt.check(v, 'rouge_statistics', as_name=k)  # by its `Option`
     refs = check_refs_of_segment(refs)
     check_text(hyp, 'hyp')
     opts = dict(skip_gap=skip_gap, weight=weight, w_denominator=w_denominator)
@@ -374,26 +377,6 @@ def _rouge_signature(rouge_type):
 from operator import attrgetter
 
 
-ROUGE_OPTIONS = (
-    Option('stem', bool, False, "Porter stemming of tokens longer than 3 characters (rouge-score use_stemmer, Perl -m)",
-           aliases=('use_stemmer',), label='stemming'),
-    Option('tokenize', str, 'rouge_score', "'rouge_score' (ASCII, default), 'perl' (ASCII lowercase only), 'unicode'",
-           choices=ROUGE_TOKENIZERS, aliases=('tokenizer',), label='tokenizer'),
-    Option('beta', float, 1, 'F_beta; 1 gives the F1 every tool reports (Perl alpha = 1/(1+beta^2))', min=0,
-           min_exclusive=True),
-    Option('multi_ref', str, 'max_f', "'max_f' (rouge-score), 'pooled' (Perl -f A), 'max_recall' (Perl -f B)",
-           choices=ROUGE_MULTI_REF),
-    Option('skip_gap', int, 4, 'ROUGE-S/SU maximum gap (Perl -2); None: unlimited (ROUGE-S*)', min=0, nullable=True),
-    Option('weight', float, 1.2, 'ROUGE-W weighting exponent (Perl -w), >= 1', min=1),
-    Option('w_denominator', str, 'perl', "ROUGE-W recall denominator: 'perl' f(f(m)) as ROUGE-1.5.5, 'paper' f(m)",
-           choices=('perl', 'paper')),
-    Option('on_non_ascii', str, 'warn', "'warn', 'raise' or 'ignore' when the ASCII tokenizers delete letters",
-           choices=('warn', 'raise', 'ignore')),
-    Option('sentence_separator', str, None, "a token marking sentence breaks in one-line text (e.g. '<n>', as in "
-           "CNN/DailyMail preprocessing): read as a newline, so rougeLsum/rougeW see the sentences; None: lines are "
-           "sentences (rouge-score)", nullable=True))
-
-
 @lru_cache(maxsize=None)
 def rouge_metric(rouge_type: str = 'rougeL') -> Metric:
     "The protocol spec of one ROUGE variant ('rouge1'.. any N, 'rougeL', 'rougeLsum', 'rougeW', 'rougeS', 'rougeSU')."
@@ -416,12 +399,10 @@ def sentence_rouge(hyp, refs, rouge_type='rougeL', **opts):
 
 
 # `rouge_type` is the named exception to "options keyword-only": it picks the metric, and older code passes it third
-_sig = corpus_fn(rouge_metric('rougeL')).__signature__
-corpus_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
-    'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
-_sig = sentence_fn(rouge_metric('rougeL')).__signature__
-sentence_rouge.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
-    'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
+for _fn, _derived in ((corpus_rouge, corpus_fn), (sentence_rouge, sentence_fn)):
+    _sig = _derived(rouge_metric('rougeL')).__signature__
+    _fn.__signature__ = _sig.replace(parameters=[*list(_sig.parameters.values())[:2], inspect.Parameter(
+        'rouge_type', inspect.Parameter.POSITIONAL_OR_KEYWORD, default='rougeL'), *list(_sig.parameters.values())[2:]])
 corpus_rouge.__doc__ = corpus_fn(rouge_metric('rougeL'), """ROUGE (Lin 2004) of a corpus: the mean over segments of per-segment F
 (and P, R), in [0, 1]. Matches rouge-score 0.1.2 (`RougeScorer([rouge_type], use_stemmer=...).score_multi`, averaged) for
 rouge1..9, rougeL, rougeLsum with the defaults, and ROUGE-1.5.5.pl for every type with `tokenize='perl'` and

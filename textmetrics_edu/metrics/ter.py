@@ -12,8 +12,9 @@ from typing import Sequence
 from ..core import (MetricInputError, MetricResult, make_signature, fmt_value,
                    Metric, Option, corpus_fn, sentence_fn, register, detail, summable)
 from .edit_distance import render_alignment
+from ..kernels.edit_distance import ops_from_codes
 from ..kernels.ter import (BeamEditDistance, hypothesis_tokens,
-                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF)
+                                        tercom_reference_tokens, tercom_tokenize, BEAM_WIDTH, BEAM_INF, beam_trace)
 
 # %% auto #0
 __all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter', 'sentence_ter',
@@ -53,14 +54,7 @@ def beam_edit_distance(hyp: Sequence[str],  # hypothesis words
             if cur[j - 1] + 1 < best: best, op = cur[j - 1] + 1, 'i'
             cur[j], ops[j] = best, op
         C.append(cur); O.append(ops)
-    out, i, j = [], nh, nr  # the trace, from the bottom-right corner back
-    while i > 0 or j > 0:
-        op = O[i][j]; out.append(op)
-        if op in ' s': i, j = i - 1, j - 1
-        elif op == 'i': j -= 1
-        elif op == 'd': i -= 1
-        else: raise RuntimeError(f"unknown operation {op!r}")
-    return C[-1][-1], ''.join(reversed(out))
+    return C[-1][-1], beam_trace(O, nh, nr)  # the trace, from the bottom-right corner back (the engine's `beam_trace`)
 
 # %% ../../nbs/12_ter.ipynb #5c7813d9
 _FLIP = str.maketrans('id', 'di')
@@ -172,12 +166,8 @@ class TERResult(MetricResult):
                 lines.append(f"shift a block of {length} word(s) from position {start} to before position {target}, "
                              f"gain {gain}: {' '.join(words)}")
             lines.append(f"{len(shifts)} shift(s) + beam edit distance {e - len(shifts)} against reference {self.best_ref[0] + 1}:")
-            ops, i, j = [], 0, 0  # trace rewrites hyp -> ref: 'd' = hyp word extra (insertion), 'i' = ref word missing
-            for t in trace:
-                if t in ' s': ops.append(('C' if t == ' ' else 'S', j, i)); i += 1; j += 1
-                elif t == 'd': ops.append(('I', None, i)); i += 1
-                else: ops.append(('D', j, None)); j += 1
-            lines.append(render_alignment(r, shifted, ops))
+            # trace rewrites hyp -> ref: 'd' = hyp word extra (insertion), 'i' = ref word missing (deletion)
+            lines.append(render_alignment(r, shifted, ops_from_codes(trace.translate(str.maketrans(' sdi', 'CSID')))))
         return '\n'.join(lines)
 
 # %% ../../nbs/12_ter.ipynb #d5099607

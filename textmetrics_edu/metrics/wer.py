@@ -25,11 +25,11 @@ from ..kernels.wer import (items as _items, reference_items as _reference, PURE_
 
 # %% auto #0
 __all__ = ['lowercase', 'remove_punctuation', 'collapse_whitespace', 'BASIC', 'spell_numbers', 'NUMBERS', 'NORMALIZERS',
-           'WERCounts', 'WER_METRICS', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer',
-           'sentence_mer', 'corpus_wil', 'sentence_wil', 'corpus_wip', 'sentence_wip', 'SCLITE_WEIGHTS', 'Normalizer',
-           'step', 'substitute', 'number_words', 'year_words', 'get_normalizer', 'segment_alignment',
-           'alignment_counts', 'wer_statistics', 'rates', 'WERResult', 'WERErrors', 'read_trn', 'parse_alternations',
-           'sclite_align', 'sclite_score', 'jiwer_words', 'jiwer_chars', 'WERStats']
+           'WER_METRICS', 'corpus_wer', 'sentence_wer', 'corpus_cer', 'sentence_cer', 'corpus_mer', 'sentence_mer',
+           'corpus_wil', 'sentence_wil', 'corpus_wip', 'sentence_wip', 'SCLITE_WEIGHTS', 'Normalizer', 'step',
+           'substitute', 'number_words', 'year_words', 'get_normalizer', 'segment_alignment', 'alignment_counts',
+           'wer_statistics', 'rates', 'WERResult', 'WERErrors', 'read_trn', 'parse_alternations', 'sclite_align',
+           'sclite_score', 'jiwer_words', 'jiwer_chars', 'WERStats']
 
 # %% ../../nbs/11_wer.ipynb #5de90177
 _all_ = ['jiwer_words', 'jiwer_chars', 'WERStats']  # (defined by the engine, which uses them; public here too)
@@ -157,31 +157,19 @@ def alignment_counts(codes: str) -> dict[str, int]:
     return dict(H=H, S=S, D=D, I=I, N=H + S + D, M=H + S + I)
 
 # %% ../../nbs/11_wer.ipynb #6d4a1e16
-WERCounts = WERStats  # the protocol's stage-2 statistics of MER, WIL and WIP (the old name)
-
-
-def _corpus_items(hyps, refs, unit, norm):
-    "Checked, normalised (`norm`: from `get_normalizer`) and tokenised: (reference items, hypothesis items) per segment."
-    if unit not in ('word', 'char'): raise MetricInputError(f"`unit` must be 'word' or 'char', got {unit!r}")
-    hyps, refs = check_corpus(hyps, refs)
-    return _one_ref_each(refs, unit, norm), tuple(_items(h, unit, norm) for h in hyps)
-
-
-def _one_ref_each(refs, unit, norm):
-    for i, r in enumerate(refs):
-        if len(r) != 1:
-            raise MetricInputError(f"`refs[{i}]` has {len(r)} references; WER-type metrics take exactly one per segment")
-    return tuple(_reference(r, unit, norm) for (r,) in refs)
-
-
 def wer_statistics(hyps: Sequence[str],  # hypotheses, one per segment
                    refs: Sequence,  # refs[i]: the one reference of segment i
                    *, unit: str = 'word',  # 'word' or 'char'
                    normalize=None,  # see `get_normalizer`
                   ) -> WERStats:
     "Tokenise, align every segment (jiwer's alignment, `segment_alignment`, computed by the engine) and sum H, S, D, I."
-    R, Hy = _corpus_items(hyps, refs, unit, get_normalizer(normalize))
-    return align_items(Hy, R)
+    if unit not in ('word', 'char'): raise MetricInputError(f"`unit` must be 'word' or 'char', got {unit!r}")
+    hyps, refs = check_corpus(hyps, refs)
+    for i, r in enumerate(refs):
+        if len(r) != 1:
+            raise MetricInputError(f"`refs[{i}]` has {len(r)} references; WER-type metrics take exactly one per segment")
+    norm = get_normalizer(normalize)
+    return align_items(tuple(_items(h, unit, norm) for h in hyps), tuple(_reference(r, unit, norm) for (r,) in refs))
 
 # %% ../../nbs/11_wer.ipynb #5bb601d5
 def rates(H: int, S: int, D: int, I: int, N: int, M: int) -> dict[str, float]:
@@ -304,9 +292,9 @@ class WERErrors:
 def _wer_metric(measure, description):
     unit = 'char' if measure == 'cer' else 'word'
 
-    def prepare_refs(refs, o):  # once per corpus: the normaliser (looked up once) and each segment's one reference,
-        norm = get_normalizer(o['normalize'])  # tokenised (long ones kept)
-        return tuple((norm, r) for r in _one_ref_each(refs, unit, norm))
+    def prepare_refs(refs, o):  # once per corpus: the normaliser (looked up once) and each segment's one reference
+        norm = get_normalizer(o['normalize'])  # (one each: references='one', checked by the protocol), tokenised
+        return tuple((norm, _reference(r, unit, norm)) for (r,) in refs)
 
     def segment_stats(h, prepared, o):  # stage 2: WER and CER need the distance only; MER, WIL, WIP the alignment
         norm, ref = prepared

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ..kernels.ter import hypothesis_tokens, tercom_reference_tokens
+from ..kernels.edit_distance import ops_from_codes
 from ..metrics.ter import translation_edit_rate, perform_shift
 from ..core import PALETTE
 
@@ -50,13 +51,9 @@ def plot_ter_shifts(hyp: str,  # the hypothesis
         y = R - 1 - k
         for p, o in enumerate(perm):
             ax.annotate('', (p, y - 0.8), (o, y - 0.2), arrowprops=dict(arrowstyle='->', color=PALETTE.accent if o in block else 'grey'))
-    i = j = 0  # the final alignment: the trace rewrites the shifted hypothesis into the reference
-    for t in trace:
-        if t in ' s':
-            ax.plot([i, j], [0.8, 0.2], color=PALETTE.hit if t == ' ' else 'grey', lw=1, ls='-' if t == ' ' else ':')
-            i += 1; j += 1
-        elif t == 'd': i += 1
-        else: j += 1
+    # the final alignment: the trace rewrites the shifted hypothesis into the reference (a line per hit or substitution)
+    for op, j, i in ops_from_codes(trace.translate(str.maketrans(' sdi', 'CSID'))):  # j: reference word, i: hypothesis word
+        if op in 'CS': ax.plot([i, j], [0.8, 0.2], color=PALETTE.hit if op == 'C' else 'grey', lw=1, ls='-' if op == 'C' else ':')
     ax.set_xlim(-3.5, max(len(h), len(r), 1)); ax.set_ylim(-0.5, R - 0.5); ax.axis('off')
     score = edits / n if n else (1.0 if edits else 0.0)
     ax.set_title(f'TER = {edits} edit(s), {len(shifts)} of them shift(s), / {n} reference words = {score:.3f}', fontsize=9)
