@@ -1,7 +1,7 @@
 """The views' idioms have one name each (issue 32), measured on the exported source and on the explorers' declarations:
-an error box is `views.html.error_box`, a colour is `core.PALETTE.<role>`, and an explorer's control for an option of
-the metric it scores is that option's own control (`views.explorer.option_control`, from the `Option`'s `label`/`ui`),
-never one typed beside the declaration."""
+an error box is `views.html.error_box` (a renderer shows bad input in it by being `@error_boxed`), a colour is
+`core.PALETTE.<role>`, and an explorer's control for an option of the metric it scores is that option's own control
+(`views.explorer.option_control`, from the `Option`'s `label`/`ui`), never one typed beside the declaration."""
 import ast
 import re
 import sys
@@ -95,3 +95,20 @@ def test_an_explorer_of_a_metric_declares_it(name):
     found = {(k, m.name) for m in _lesson_metrics(sys.modules[ex.render.__module__])
              for k, c in _controls(ex) if c.kind != 'fixed' and k in {o.name for o in m.options}}
     assert found == set(), f"explorer {name!r}: controls for options of {sorted(found)}: declare `metric=`, `options=`"
+
+
+def _hand_boxes(source: str) -> list:
+    "The lines of `source` where `except MetricInputError` returns `error_box(...)` (the idiom `error_boxed` names)."
+    return [node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ExceptHandler) and getattr(node.type, 'id', None) == 'MetricInputError'
+            and len(node.body) == 1 and isinstance(node.body[0], ast.Return)
+            and getattr(getattr(node.body[0].value, 'func', None), 'id', None) == 'error_box']
+
+
+def test_renderers_box_bad_input_by_one_decorator():
+    "A renderer states its checks and is declared `@error_boxed`; none catches `MetricInputError` to return the box."
+    assert _hand_boxes("def r(x):\n    try: y = f(x)\n    except MetricInputError as e: return error_box(e)\n") == [3]
+    found = [f'{p.relative_to(PKG).as_posix()}:{n}' for p in sorted(PKG.rglob('*.py'))
+             if p.name != '_modidx.py' and p.relative_to(PKG).as_posix() != 'views/html.py'
+             for n in _hand_boxes(p.read_text(encoding='utf-8'))]
+    assert found == [], f"declare the renderer @error_boxed (views.html) instead: {found}"

@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, fmt_value, PALETTE
-from .html import figure_html, error_box
+from ..core import fmt_value, PALETTE
+from .html import figure_html, error_boxed
 from ..metrics.bleu import BLEUResult, bleu_ngram_table, sentence_bleu
 
 # %% auto #0
@@ -35,6 +35,7 @@ def plot_bleu(result: BLEUResult, ax=None):
     return fig
 
 # %% ../../nbs/01_bleu.ipynb #515b36cb
+@error_boxed
 def render_bleu_html(hyp: str,  # the hypothesis
                      refs: str | Sequence[str],  # its reference(s)
                      *, max_order: int = 4, smooth_method: str = 'exp', tokenize: str = '13a',
@@ -43,12 +44,9 @@ def render_bleu_html(hyp: str,  # the hypothesis
                     ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: n-gram match table with clipping, p_n table, brevity penalty, score (and a plot)."
     e = html.escape
-    try:
-        res = sentence_bleu(hyp, refs, max_order=max_order, smooth_method=smooth_method, tokenize=tokenize,
-                            lowercase=lowercase, effective_order=effective_order)
-        rows = bleu_ngram_table(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_bleu(hyp, refs, max_order=max_order, smooth_method=smooth_method, tokenize=tokenize,
+                        lowercase=lowercase, effective_order=effective_order)
+    rows = bleu_ngram_table(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
     trs = ''.join(
         f"<tr><td>{r['n']}</td><td><code>{e(r['ngram'])}</code></td><td>{r['count']}</td><td>{r['max_ref']}</td>"
         f"<td style='background:{PALETTE.match if r['clipped'] == r['count'] else (PALETTE.partial if r['clipped'] else PALETTE.miss)}'>"

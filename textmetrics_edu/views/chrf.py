@@ -8,14 +8,14 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError
 from ..metrics.chrf import sentence_chrf
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['CHRF_EXPLORER', 'render_chrf_html']
 
 # %% ../../nbs/02_chrf.ipynb #6e42d8aa
+@error_boxed
 def render_chrf_html(hyp: str,  # the hypothesis
                      refs: str | Sequence[str],  # its reference(s)
                      *, char_order: int = 6, word_order: int = 0, beta: float = 2, lowercase: bool = False,
@@ -23,11 +23,8 @@ def render_chrf_html(hyp: str,  # the hypothesis
                     ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: per-order matches, hypothesis and reference n-grams, P and R; chrP, chrR and the F-score."
     e = html.escape
-    try:
-        res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                            convention=convention)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_chrf(hyp, refs, char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                        convention=convention)
     rows = []
     for i, (h, r, m) in enumerate(zip(res.hyp_counts, res.ref_counts, res.matches)):
         kind, n = ('char', i + 1) if i < res.char_order else ('word', i + 1 - res.char_order)

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from ..core import MetricInputError, SegmentRefs, PALETTE
 from ..metrics.cider import coco_sample_refs, sentence_cider
-from .html import error_box
+from .html import error_box, error_boxed
 
 # %% auto #0
 __all__ = ['CIDER_EXPLORER', 'render_cider_html', 'cider_explorer']
@@ -31,6 +31,7 @@ def _svg_curve(xs, ys, mark_x, width=320, height=120) -> str:
             f"<text x='2' y='12' font-size='10'>{hi:.2f}</text><text x='2' y='{height - 20}' font-size='10'>0</text></svg>")
 
 # %% ../../nbs/03_cider.ipynb #0ce567e1
+@error_boxed
 def render_cider_html(hyp: str,  # the candidate caption
                       refs: str | Sequence[str],  # its reference(s)
                       *, n_other: int = 10,  # how many other images (from the bundled COCO sample, 0..30) are in the batch
@@ -43,13 +44,10 @@ def render_cider_html(hyp: str,  # the candidate caption
     if not isinstance(n_other, int) or not 0 <= n_other <= len(other):
         return error_box(f'`n_other` must be an int in 0..{len(other)}, got {n_other!r}')
     kw = dict(variant=variant, sigma=sigma, n=n, tf=tf, unseen_idf=unseen_idf, length=length)
-    try:
-        if n_other == 0:
-            raise MetricInputError("`n_other` is 0: with 1 image every IDF is log(1/1) = 0 and CIDEr is 0 whatever "
-                                   "the caption; add at least 1 other image to the batch")
-        res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
-    except MetricInputError as err:
-        return error_box(err)
+    if n_other == 0:
+        raise MetricInputError("`n_other` is 0: with 1 image every IDF is log(1/1) = 0 and CIDEr is 0 whatever "
+                               "the caption; add at least 1 other image to the batch")
+    res = sentence_cider(hyp, refs, corpus_refs=SegmentRefs(other[:n_other]), **kw)
     im = res.images[0]
     head = (f"<p><b>{e(res.name)} = {res.score:.4f}</b> (|I| = {res.n_corpus} images: this one and {n_other} other; "
             f"log |I| = {res.corpus.log_n:.4f})</p>")

@@ -8,25 +8,23 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, ngram_iter
+from ..core import ngram_iter
 from ..metrics.nist import NIST, sentence_nist
 from .explorer import explorer, Text, Lines
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['NIST_EXPLORER', 'render_nist_html']
 
 # %% ../../nbs/06_nist.ipynb #2e436fdb
+@error_boxed
 def render_nist_html(hyp: str,  # the hypothesis
                      refs: str | Sequence[str],  # its reference(s)
                      *, max_order: int = 5, tokenize: str = 'mteval', lowercase: bool = True, convention: str = 'mteval',
                     ) -> str:  # self-contained HTML; user text escaped
     "The explorer's view: the matching n-grams with their information (bits), the per-order terms, penalty and score."
     e = html.escape
-    try:
-        res = sentence_nist(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
-    except MetricInputError as err:
-        return error_box(err)
+    res = sentence_nist(hyp, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     o = dict(max_order=max_order, tokenize=tokenize, lowercase=lowercase, convention=convention)
     rs = (refs,) if isinstance(refs, str) else tuple(refs)
     (ref_toks, info), = NIST.prepare_refs([rs], o)

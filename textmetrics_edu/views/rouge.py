@@ -8,10 +8,10 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from ..core import MetricInputError, check_refs_of_segment, PALETTE
+from ..core import check_refs_of_segment, PALETTE
 from ..metrics.rouge import (lcs_table, lcs_backtrace, rouge_ngram_rows, rouge_tokenize,
                                           sentence_rouge)
-from .html import error_box
+from .html import error_boxed
 
 # %% auto #0
 __all__ = ['ROUGE_EXPLORER', 'render_lcs_html', 'render_rouge_html', 'rouge_explorer']
@@ -44,20 +44,18 @@ def render_lcs_html(ref_tokens: Sequence[str], hyp_tokens: Sequence[str], max_ce
             f"<table><thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 # %% ../../nbs/20_rouge.ipynb #ae4aa779
+@error_boxed
 def render_rouge_html(hyp: str, refs: str | Sequence[str], *, n: int = 2, stem: bool = False,
                       tokenize: str = 'rouge_score') -> str:
     """The explorer's view: scores of every variant, each with the reference it comes from (with several references
     each variant keeps its best one, as rouge-score does), the LCS table against rougeL's reference, and the n-gram
     overlap against the reference of each ROUGE-N row."""
     e = html.escape
-    try:
-        refs = check_refs_of_segment(refs)
-        kw = dict(stem=stem, tokenize=tokenize)
-        ht = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp')
-        rts = [rouge_tokenize(r, tokenize, stem, 'raise', f'refs[{j}]') for j, r in enumerate(refs)]
-        scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
-    except MetricInputError as err:
-        return error_box(err)
+    refs = check_refs_of_segment(refs)
+    kw = dict(stem=stem, tokenize=tokenize)
+    ht = rouge_tokenize(hyp, tokenize, stem, 'raise', 'hyp')
+    rts = [rouge_tokenize(r, tokenize, stem, 'raise', f'refs[{j}]') for j, r in enumerate(refs)]
+    scores = {t: sentence_rouge(hyp, refs, t, **kw) for t in (f'rouge1', f'rouge{n}', 'rougeL', 'rougeW', 'rougeSU')}
     src = lambda t: scores[t].best_refs[0]  # the reference (index) the figure of variant `t` comes from (-1: pooled)
     ref_no = lambda j: str(j + 1) if j >= 0 else 'all (pooled)'
     stab = ''.join(f"<tr><td>{e(t)}</td><td>{s.precision:.4f}</td><td>{s.recall:.4f}</td><td><b>{float(s):.4f}</b></td>"
