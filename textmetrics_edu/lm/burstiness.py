@@ -50,19 +50,20 @@ def burstiness(values: Sequence[float],  # inter-event times or sentence lengths
         raise MetricInputError("`values` must be numbers, not booleans")
     if any(isinstance(v, (str, bytes)) for v in values):  # float('3') would read it silently
         raise MetricInputError("`values` must be numbers, not strings (convert them first, e.g. `[float(v) for v in values]`)")
-    py = np is None  # without numpy (the browser): the same checks and statistics in pure Python
-    try: a = [float(v) for v in values] if py else np.asarray(values, dtype=np.float64)
+    try: a = [float(v) for v in values]
     except (TypeError, ValueError): raise MetricInputError("`values` must contain numbers only") from None
-    n = len(a) if py else int(a.size)
-    if n < 2 or (not py and a.ndim != 1):
-        raise MetricInputError(f"`values` needs at least 2 numbers (got {n}); burstiness of fewer is undefined")
-    if not (all(math.isfinite(x) and x >= 0 for x in a) if py else np.isfinite(a).all() and not (a < 0).any()):
-        raise MetricInputError("`values` must be finite numbers >= 0")
-    m = sum(a) / n if py else float(a.mean())
-    s = math.sqrt(sum((x - m) ** 2 for x in a) / n) if py else float(a.std())   # population (ddof 0)
+    if len(a) < 2:
+        raise MetricInputError(f"`values` needs at least 2 numbers (got {len(a)}); burstiness of fewer is undefined")
+    if not all(math.isfinite(x) and x >= 0 for x in a): raise MetricInputError("`values` must be finite numbers >= 0")
+    if np is None:  # without numpy (the browser): the same statistics in pure Python
+        m = sum(a) / len(a)
+        s = math.sqrt(sum((x - m) ** 2 for x in a) / len(a))
+    else:
+        x = np.asarray(a, dtype=np.float64)
+        m, s = float(x.mean()), float(x.std())   # population (ddof 0)
     if m == 0: raise MetricInputError("`values` are all 0: the mean is 0 and b is undefined")
-    return BurstinessResult((s - m) / (s + m), make_signature('burstiness', of=of, std='population'), m, s, n, of,
-                            tuple(a if py else a.tolist()))
+    return BurstinessResult((s - m) / (s + m), make_signature('burstiness', of=of, std='population'), m, s, len(a), of,
+                            tuple(a))
 
 # %% ../../nbs/33_burstiness.ipynb #ee3e3a74
 _SENT_END = re.compile(r'(?<=[.!?])["\')\]]*\s+')

@@ -211,19 +211,20 @@ def bleu_from_stats_unchecked(stats, smooth_method, smooth_value, effective_orde
     order_used = N
     w = tuple(weights) if weights is not None else tuple([1 / N] * N)
     smooth_exp = 1.0
-    for n in (range(1, N + 1) if any(matches) else ()):  # no match at any order: score 0 (sacreBLEU #141)
-        if smooth_method == 'add-k' and n > 1:
-            matches[n - 1] += smooth_value; totals[n - 1] += smooth_value
-        if totals[n - 1] == 0: break
-        if effective_order: order_used = n
-        if matches[n - 1] == 0:
-            if smooth_method == 'exp':
-                smooth_exp *= 2
-                precisions[n - 1] = 1 / (smooth_exp * totals[n - 1])
-            elif smooth_method == 'floor':
-                precisions[n - 1] = smooth_value / totals[n - 1]
-        else:
-            precisions[n - 1] = matches[n - 1] / totals[n - 1]
+    if any(matches):  # else no match at any order: every precision stays 0, and so does the score (sacreBLEU #141)
+        for n in range(1, N + 1):
+            if smooth_method == 'add-k' and n > 1:
+                matches[n - 1] += smooth_value; totals[n - 1] += smooth_value
+            if totals[n - 1] == 0: break
+            if effective_order: order_used = n
+            if matches[n - 1] == 0:
+                if smooth_method == 'exp':
+                    smooth_exp *= 2
+                    precisions[n - 1] = 1 / (smooth_exp * totals[n - 1])
+                elif smooth_method == 'floor':
+                    precisions[n - 1] = smooth_value / totals[n - 1]
+            else:
+                precisions[n - 1] = matches[n - 1] / totals[n - 1]
     if effective_order: w = tuple([1 / order_used] * order_used)
     # the weighted geometric mean over the orders in use; an order of weight 0 is left out (p^0 = 1, also when p = 0,
     # as NLTK: weights (1, 0, 0, 0) give BP * p_1 whether or not there is a 4-gram match)

@@ -225,8 +225,9 @@ def rouge_statistics(hyp: str,  # one hypothesis (summary; sentences on separate
     "Stage 2 for one segment: counts against each reference, combined by the multi-reference convention."
     kind, n = _parse_type(rouge_type)
     given = dict(use_stemmer=use_stemmer, tokenizer=tokenizer, beta=beta, multi_ref=multi_ref, skip_gap=skip_gap,
-                 weight=weight, w_denominator=w_denominator, on_non_ascii=on_non_ascii)  # in ROUGE_OPTIONS' order
-    for opt, (k, v) in zip(ROUGE_OPTIONS, given.items()): opt.check(v, 'rouge_statistics', as_name=k)  # by its `Option`
+                 weight=weight, w_denominator=w_denominator, on_non_ascii=on_non_ascii)
+    option = {a: o for o in ROUGE_OPTIONS for a in (o.name, *o.aliases)}   # (rouge-score's names are its aliases)
+    for k, v in given.items(): option[k].check(v, 'rouge_statistics', as_name=k)   # each by its `Option`
     refs = check_refs_of_segment(refs)
     check_text(hyp, 'hyp')
     opts = dict(skip_gap=skip_gap, weight=weight, w_denominator=w_denominator)

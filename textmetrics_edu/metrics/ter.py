@@ -18,7 +18,7 @@ from ..kernels.ter import (BeamEditDistance, hypothesis_tokens,
 
 # %% auto #0
 __all__ = ['MAX_SHIFT_SIZE', 'MAX_SHIFT_DIST', 'MAX_SHIFT_CANDIDATES', 'MAX_TER_WORDS', 'TER', 'corpus_ter', 'sentence_ter',
-           'beam_edit_distance', 'trace_to_alignment', 'shifted_pairs', 'perform_shift', 'best_shift',
+           'beam_edit_distance', 'trace_ops', 'trace_to_alignment', 'shifted_pairs', 'perform_shift', 'best_shift',
            'translation_edit_rate', 'TERResult', 'TERStats', 'ter_statistics', 'tercom_tokenize', 'BEAM_WIDTH']
 
 # %% ../../nbs/12_ter.ipynb #2a2295a7
@@ -58,6 +58,13 @@ def beam_edit_distance(hyp: Sequence[str],  # hypothesis words
 
 # %% ../../nbs/12_ter.ipynb #5c7813d9
 _FLIP = str.maketrans('id', 'di')
+_TRACE_CODES = str.maketrans(' sdi', 'CSID')
+
+
+def trace_ops(trace: str) -> list[tuple]:
+    """A trace rewriting the (shifted) hypothesis into the reference as the operations (op, reference index, hypothesis
+    index) of `render_alignment`: ' ' C, 's' S, 'd' I (a hypothesis word extra), 'i' D (a reference word missing)."""
+    return ops_from_codes(trace.translate(_TRACE_CODES))
 
 
 def trace_to_alignment(trace: str) -> tuple[dict, list, list]:
@@ -166,8 +173,7 @@ class TERResult(MetricResult):
                 lines.append(f"shift a block of {length} word(s) from position {start} to before position {target}, "
                              f"gain {gain}: {' '.join(words)}")
             lines.append(f"{len(shifts)} shift(s) + beam edit distance {e - len(shifts)} against reference {self.best_ref[0] + 1}:")
-            # trace rewrites hyp -> ref: 'd' = hyp word extra (insertion), 'i' = ref word missing (deletion)
-            lines.append(render_alignment(r, shifted, ops_from_codes(trace.translate(str.maketrans(' sdi', 'CSID')))))
+            lines.append(render_alignment(r, shifted, trace_ops(trace)))
         return '\n'.join(lines)
 
 # %% ../../nbs/12_ter.ipynb #d5099607

@@ -9,7 +9,7 @@ import math
 from statistics import NormalDist
 from typing import Sequence
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_count
 from .benchmark import lmeval_stderr
 
 # %% auto #0
@@ -59,7 +59,7 @@ def minimum_detectable_effect(n: int,  # items in the benchmark
                               correlation: float = 0.0,  # correlation of the two models' per-item results (paired), [0, 1)
                              ) -> float:  # the smallest accuracy difference detected with that power, in [0, 1]
     "MDE = (z_{1-alpha/2} + z_{power}) * sqrt(2 p (1 - p) (1 - correlation) / n) (Miller 2024, §5; normal approximation)."
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
+    check_count(n, 'n')
     for name, v, lo, hi in (('p', p, 0, 1), ('alpha', alpha, 0, 1), ('power', power, 0, 1)):
         if not isinstance(v, (int, float)) or not lo < v < hi: raise MetricInputError(f"`{name}` must be in ({lo}, {hi}), got {v!r}")
     if not isinstance(correlation, (int, float)) or not 0 <= correlation < 1:

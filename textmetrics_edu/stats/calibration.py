@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..core import MetricInputError, MetricResult, check_numbers, make_signature
+from ..core import MetricInputError, check_count, MetricResult, check_numbers, make_signature
 
 # %% auto #0
 __all__ = ['CalibrationResult', 'calibration_bins', 'calibration_error', 'brier_decomposition']
@@ -49,7 +49,7 @@ def calibration_bins(confidences: Sequence[float],  # the model's probability of
     confidence of exactly 1.0 gets a bin of its own (index n_bins: torchmetrics keeps n_bins + 1 bins). Equal mass:
     the items sorted by confidence and cut into n_bins runs of (nearly) equal size."""
     c, a = _check(confidences, correct)
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1: raise MetricInputError(f"`n_bins` must be an int >= 1, got {n_bins!r}")
+    check_count(n_bins, 'n_bins')
     if bins == 'width':
         edges = [i / n_bins for i in range(n_bins + 1)]
         idx = [min(int(p * n_bins), n_bins) for p in c]

@@ -227,10 +227,10 @@ def bradley_terry_mm(battles,  # (model_a, model_b, winner) tuples/dicts or a Da
     return _result(models, [math.log(x) for x in p], 'mm', it, f"bt|mm|ties:{tie_weight}|tol:{tol}", **elo)
 
 # %% ../../nbs/85_bradley_terry.ipynb #a84ef532
-def _pairs(recs, models, tie_weight=0.5):
-    "The pairs that met as numpy arrays: i, j (i < j in model order), wins of i over j, wins of j over i (`win_matrix`)."
+def _pairs(W, met):
+    """The pairs that met (`met`: a `win_matrix` in which a tie counts) as numpy arrays: i, j (i < j in model order),
+    wins of i over j and of j over i in the win matrix `W`."""
     import numpy as np
-    W, met = win_matrix(recs, models, tie_weight), win_matrix(recs, models, 1.0)
     i, j = np.array([(i, j) for i in range(len(W)) for j in range(i + 1, len(W)) if met[i][j] + met[j][i] > 0]).T
     return i, j, np.array([W[a][b] for a, b in zip(i, j)]), np.array([W[b][a] for a, b in zip(i, j)])
 
@@ -249,8 +249,9 @@ def bradley_terry_logistic(battles,  # (model_a, model_b, winner) tuples/dicts o
     from scipy.special import expit, log_expit
     recs = battles_records(battles)
     models = models_of(recs); n = len(models)
-    check_comparable(models, win_matrix(recs, models, tie_weight))
-    i, j, wij, wji = _pairs(recs, models, tie_weight)
+    W, met = win_matrix(recs, models, tie_weight), win_matrix(recs, models, 1.0)   # (ties may weigh 0 in W)
+    check_comparable(models, W)
+    i, j, wij, wji = _pairs(W, met)
     nij = wij + wji
 
     def f(t):
@@ -295,9 +296,10 @@ def bradley_terry_ties(battles, *, model: str = 'davidson',  # one of TIE_MODELS
     if model not in TIE_MODELS: raise MetricInputError(f"`model` must be one of {TIE_MODELS}, got {model!r}")
     recs = battles_records(battles)
     models = models_of(recs); n = len(models)
-    check_comparable(models, win_matrix(recs, models))
-    i, j, wij, wji = _pairs(recs, models, tie_weight=0.0)   # decisive wins only
-    _, _, tij, _ = _pairs(recs, models, tie_weight=1.0)
+    met = win_matrix(recs, models, 1.0)   # a tie counts 1 for each side
+    check_comparable(models, met)
+    i, j, wij, wji = _pairs(win_matrix(recs, models, 0.0), met)   # decisive wins only
+    _, _, tij, _ = _pairs(met, met)
     tij = tij - wij                                         # ties of the pair
     if tij.sum() == 0: raise MetricInputError(f"`battles` has no tie: the {model} tie parameter is not identified")
 

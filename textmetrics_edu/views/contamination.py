@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_count
 from ..stats.contamination import janitor_ngrams, janitor_spans, contaminated_token_share
 from .explorer import explorer, Para, Int
 from .html import error_boxed
@@ -20,7 +20,7 @@ def render_janitor_html(item: str,  # the test item (the contaminant)
                         too_dirty_cutoff: int = 10,  # the Janitor drops the document above this many matches
                        ) -> str:  # self-contained HTML, user text escaped
     "The Janitor's matches of `item`'s n-grams marked in `training_text`, its verdict, and Llama 2's token share."
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1: raise MetricInputError(f"`n` must be an int >= 1, got {n!r}")
+    check_count(n, 'n')
     ng = janitor_ngrams(item, n)
     if not ng: raise MetricInputError(f"the item has fewer than {n} words: no {n}-gram to look for")
     spans = janitor_spans(training_text, ng, n)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 
-from ..core import MetricInputError
+from ..core import MetricInputError, check_count
 from ..lm.harness_perplexity import lmeval_word_count, lmeval_byte_count, wikitext_detokenize
 from .explorer import explorer, Para, Float, Int, Flag
 from .html import error_boxed
@@ -23,7 +23,7 @@ def render_harness_perplexity_html(text: str,  # the document (a raw WikiText pa
     "One document's log-likelihood turned into per-token, per-word, per-byte and per-document perplexity and bits per byte."
     if not isinstance(text, str) or not text.strip(): raise MetricInputError("`text` is empty: nothing was scored")
     if not loglikelihood < 0: raise MetricInputError(f"`loglikelihood` must be < 0, got {loglikelihood!r}")
-    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1: raise MetricInputError(f"`tokens` must be an int >= 1, got {tokens!r}")
+    check_count(tokens, 'tokens')
     words, nbytes = lmeval_word_count(text), lmeval_byte_count(text)
     ll = float(loglikelihood)
     e = lambda nats: f'e^{nats:.1f} (beyond float64)' if nats > 709 else f"{math.exp(nats):.4g}" if nats < 13 else f"{math.exp(nats):.3e}"

@@ -6,8 +6,7 @@
 from __future__ import annotations
 
 from ..kernels.ter import hypothesis_tokens, tercom_reference_tokens
-from ..kernels.edit_distance import ops_from_codes
-from ..metrics.ter import translation_edit_rate, perform_shift
+from ..metrics.ter import translation_edit_rate, perform_shift, trace_ops
 from ..core import PALETTE
 
 # %% auto #0
@@ -52,7 +51,7 @@ def plot_ter_shifts(hyp: str,  # the hypothesis
         for p, o in enumerate(perm):
             ax.annotate('', (p, y - 0.8), (o, y - 0.2), arrowprops=dict(arrowstyle='->', color=PALETTE.accent if o in block else 'grey'))
     # the final alignment: the trace rewrites the shifted hypothesis into the reference (a line per hit or substitution)
-    for op, j, i in ops_from_codes(trace.translate(str.maketrans(' sdi', 'CSID'))):  # j: reference word, i: hypothesis word
+    for op, j, i in trace_ops(trace):  # j: reference word, i: hypothesis word
         if op in 'CS': ax.plot([i, j], [0.8, 0.2], color=PALETTE.hit if op == 'C' else 'grey', lw=1, ls='-' if op == 'C' else ':')
     ax.set_xlim(-3.5, max(len(h), len(r), 1)); ax.set_ylim(-0.5, R - 0.5); ax.axis('off')
     score = edits / n if n else (1.0 if edits else 0.0)
